@@ -1,0 +1,112 @@
+"""The dataflow facts of one file: what was learned from which rows, where rows were
+split, cross-validated or scored, and where learned information reached held-out rows.
+
+Rules are predicates over these facts; they never look at the syntax tree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .values import Rows, TimeMark
+
+
+@dataclass(frozen=True)
+class Span:
+    line: int
+    column: int  # 0-based, as in ast
+    end_line: int
+    end_column: int
+
+
+@dataclass
+class LearnEvent:
+    """A statistic learned from rows: an estimator fit, a fitting function, a hand stat.
+
+    ``kind``: "fit" (estimator method), "call" (a library function that learns from
+    its input, e.g. sklearn.preprocessing.scale), "stat" (mean/std/... by hand),
+    "group-stat" (a groupby aggregate of ``column``), "resample" (hand-rolled
+    sampling with replacement).
+    """
+
+    id: int
+    kind: str
+    qualname: str  # estimator class, function, or statistic name
+    span: Span
+    rows: frozenset  # of Rows the step learned from
+    data: str  # source text of the data it learned from
+    method: str = ""  # fit / fit_transform / fit_resample ...
+    column: Optional[str] = None
+    steps: tuple = ()  # qualnames inside a Pipeline
+    has_labels: bool = False  # a y was passed to the fit
+    procedure: dict = field(default_factory=dict)
+
+    @property
+    def before_split(self) -> bool:
+        return any(r.side is None for r in self.rows)
+
+    @property
+    def held_out_sides(self) -> list:
+        return [r.side for r in self.rows if r.side is not None and r.side.held_out]
+
+
+@dataclass
+class SplitEvent:
+    """Rows divided into training and held-out parts.
+
+    ``kind``: "split" (train_test_split), "folds" (splitter.split loop), "cv" (a
+    cross-validation function or a search's fit).
+    """
+
+    id: int
+    kind: str
+    qualname: str
+    span: Span
+    rows: frozenset
+    data: str
+    shuffled: Optional[bool]
+    shuffle_span: Optional[Span]  # where the shuffling splitter was built
+    time: Optional[TimeMark]
+    labels: Optional[str] = None  # column name of the labels, when known
+    procedure: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Contamination:
+    """Learned information from rows that include the held-out rows of ``split``."""
+
+    learn: int
+    split: int
+    via: str  # "output" (transformed data was split) or "applied" (step applied to a side)
+
+
+@dataclass
+class Evaluation:
+    """A model scored on rows: ``fits`` are the model's FitEvent ids."""
+
+    span: Span
+    fits: frozenset
+    rows: frozenset
+    data: str
+
+
+@dataclass
+class Facts:
+    learns: dict = field(default_factory=dict)  # id -> LearnEvent
+    splits: dict = field(default_factory=dict)  # id -> SplitEvent
+    contaminations: list = field(default_factory=list)
+    evaluations: list = field(default_factory=list)
+    label_columns: set = field(default_factory=set)
+
+    def contaminations_of(self, learn_id: int) -> list:
+        return [c for c in self.contaminations if c.learn == learn_id]
+
+
+def rows_overlap(learned: frozenset, split: frozenset) -> bool:
+    """True when rows learned from before any split include rows later split."""
+    roots = {r.root for r in learned if r.side is None}
+    return any(r.root in roots for r in split)
+
+
+def side_of(rows: frozenset, split_id: int) -> bool:
+    return any(isinstance(r, Rows) and r.side is not None and r.side.split == split_id for r in rows)

@@ -1,0 +1,1012 @@
+"""The shared dataflow pass: an abstract interpreter over the stdlib ``ast``.
+
+It walks statements in order, binding names to abstract values (values.py), resolving
+library names through the file's imports, merging branches, and inlining calls of
+functions defined in the same file. Every fit, statistic, split, cross-validation and
+evaluation it meets is recorded as a fact (facts.py), and every time learned
+information reaches rows that are later split or held out, a Contamination.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from . import libraries as lib
+from .facts import Contamination, Evaluation, Facts, LearnEvent, Span, SplitEvent, rows_overlap
+from .specs import to_spec
+from .values import (
+    UNKNOWN,
+    Data,
+    Estimator,
+    FoldIndex,
+    Folds,
+    Function,
+    Ref,
+    Rows,
+    Seq,
+    Side,
+    TimeMark,
+    Value,
+    as_data,
+    join,
+    merge_data,
+)
+
+MAX_CALL_DEPTH = 4
+STATEMENT_BUDGET = 200_000
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.Mod)
+
+
+class BudgetExceeded(Exception):
+    """The file is too large to interpret with call inlining; stop inlining."""
+
+
+class Scope:
+    """Bindings of one module or function activation."""
+
+    def __init__(self, parent: Optional["Scope"] = None):
+        self.env: dict = {}
+        self.parent = parent
+        self.globals: set = set()
+        self.returns: Optional[Value] = None
+
+    def lookup(self, name: str) -> Optional[Value]:
+        scope = self
+        while scope is not None:
+            if name in scope.env:
+                return scope.env[name]
+            scope = scope.parent
+        return None
+
+
+def span_of(node: ast.AST) -> Span:
+    line = getattr(node, "lineno", 1)
+    col = getattr(node, "col_offset", 0)
+    return Span(line, col, getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or col)
+
+
+def text_of(node: Optional[ast.AST]) -> str:
+    if node is None:
+        return "the data"
+    try:
+        text = ast.unparse(node)
+    except Exception:  # malformed synthetic trees
+        return "the data"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _const_str(node) -> Optional[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _truthy_const(node) -> Optional[bool]:
+    if isinstance(node, ast.Constant):
+        return bool(node.value)
+    return None
+
+
+class Interpreter:
+    def __init__(self, time_functions=frozenset()):
+        self.facts = Facts()
+        self.time_functions = frozenset(lib.lib_key(q) for q in time_functions)
+        self._ids = 0
+        self._unknown_roots: dict = {}
+        self._stack: list = []
+        self._inlined: set = set()
+        self._budget = STATEMENT_BUDGET
+        self._last_fitted = None
+        self._module = None
+
+    # ------------------------------------------------------------------ entry
+    def run_module(self, tree: ast.Module) -> Facts:
+        module = Scope()
+        self._module = module
+        self.exec_block(tree.body, module)
+        for func, scope in self._standalone_functions(tree, module):
+            self._call_function(Function(func, scope, id(func)), [], {}, standalone=True)
+        return self.facts
+
+    def _standalone_functions(self, tree, module):
+        """Functions never called from analysed code are analysed with unknown arguments."""
+        pending = []
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                pending.append(node)
+        for func in pending:
+            if id(func) not in self._inlined:
+                yield func, module
+
+    def new_id(self) -> int:
+        self._ids += 1
+        return self._ids
+
+    def fresh_rows(self) -> frozenset:
+        return frozenset({Rows(self.new_id())})
+
+    # ------------------------------------------------------------- statements
+    def exec_block(self, body, scope: Scope) -> None:
+        for stmt in body:
+            self._budget -= 1
+            if self._budget < 0 and self._stack:
+                raise BudgetExceeded
+            self.exec_stmt(stmt, scope)
+
+    def exec_stmt(self, stmt, scope: Scope) -> None:
+        method = getattr(self, "stmt_" + type(stmt).__name__, None)
+        if method is not None:
+            method(stmt, scope)
+        else:
+            for child in ast.iter_child_nodes(stmt):
+                if isinstance(child, ast.expr):
+                    self.ev(child, scope)
+
+    def stmt_Expr(self, stmt, scope):
+        self.ev(stmt.value, scope)
+
+    def stmt_Assign(self, stmt, scope):
+        value = self.ev(stmt.value, scope)
+        for target in stmt.targets:
+            self.assign(target, value, scope, stmt.value)
+
+    def stmt_AnnAssign(self, stmt, scope):
+        if stmt.value is not None:
+            self.assign(stmt.target, self.ev(stmt.value, scope), scope, stmt.value)
+
+    def stmt_AugAssign(self, stmt, scope):
+        value = self.ev(stmt.value, scope)
+        current = self.ev(stmt.target, scope)
+        learned_from = value
+        if not isinstance(stmt.op, ARITHMETIC):
+            learned_from = self._drop_stats(as_data(value))
+        self.assign(stmt.target, self.derive([current, learned_from], stmt), scope, stmt)
+
+    def stmt_Import(self, stmt, scope):
+        for alias in stmt.names:
+            if alias.asname:
+                self.bind(alias.asname, Ref(alias.name), scope)
+            else:
+                top = alias.name.split(".")[0]
+                self.bind(top, Ref(top), scope)
+
+    def stmt_ImportFrom(self, stmt, scope):
+        module = ("." * stmt.level) + (stmt.module or "")
+        for alias in stmt.names:
+            if alias.name == "*":
+                continue
+            self.bind(alias.asname or alias.name, Ref(f"{module}.{alias.name}"), scope)
+
+    def stmt_FunctionDef(self, stmt, scope):
+        for deco in stmt.decorator_list:
+            self.ev(deco, scope)
+        self.bind(stmt.name, Function(stmt, scope, id(stmt)), scope)
+
+    stmt_AsyncFunctionDef = stmt_FunctionDef
+
+    def stmt_ClassDef(self, stmt, scope):
+        self.bind(stmt.name, Ref("__main__." + stmt.name), scope)
+
+    def stmt_Return(self, stmt, scope):
+        value = self.ev(stmt.value, scope) if stmt.value is not None else None
+        scope.returns = join(scope.returns, value) if value is not None else scope.returns
+
+    def stmt_Global(self, stmt, scope):
+        scope.globals.update(stmt.names)
+
+    stmt_Nonlocal = stmt_Global
+
+    def stmt_Delete(self, stmt, scope):
+        for target in stmt.targets:
+            if isinstance(target, ast.Name):
+                scope.env.pop(target.id, None)
+
+    def stmt_If(self, stmt, scope):
+        self.ev(stmt.test, scope)
+        self._branches(scope, [stmt.body, stmt.orelse])
+
+    def stmt_While(self, stmt, scope):
+        self.ev(stmt.test, scope)
+        self._branches(scope, [stmt.body + stmt.orelse, []])
+
+    def stmt_For(self, stmt, scope):
+        iterable = self.ev(stmt.iter, scope)
+        before = dict(scope.env)
+        self.assign(stmt.target, self.iterate(iterable), scope, stmt.iter)
+        self.exec_block(stmt.body, scope)
+        self.exec_block(stmt.orelse, scope)
+        self._join_into(scope, before)
+
+    stmt_AsyncFor = stmt_For
+
+    def stmt_With(self, stmt, scope):
+        for item in stmt.items:
+            value = self.ev(item.context_expr, scope)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, value, scope, item.context_expr)
+        self.exec_block(stmt.body, scope)
+
+    stmt_AsyncWith = stmt_With
+
+    def stmt_Try(self, stmt, scope):
+        self.exec_block(stmt.body, scope)
+        self._branches(scope, [h.body for h in stmt.handlers] + [stmt.orelse])
+        self.exec_block(stmt.finalbody, scope)
+
+    stmt_TryStar = stmt_Try
+
+    def stmt_Match(self, stmt, scope):
+        self.ev(stmt.subject, scope)
+        self._branches(scope, [case.body for case in stmt.cases] + [[]])
+
+    def _branches(self, scope, bodies) -> None:
+        start = dict(scope.env)
+        merged = None
+        for body in bodies:
+            scope.env = dict(start)
+            self.exec_block(body, scope)
+            merged = scope.env if merged is None else self._joined(merged, scope.env)
+        scope.env = merged if merged is not None else start
+
+    @staticmethod
+    def _joined(a: dict, b: dict) -> dict:
+        out = dict(a)
+        for name, value in b.items():
+            out[name] = join(out.get(name), value) if name in out else value
+        return out
+
+    def _join_into(self, scope, before) -> None:
+        scope.env = self._joined(before, scope.env)
+
+    # ------------------------------------------------------------ assignment
+    def bind(self, name: str, value: Value, scope: Scope) -> None:
+        if name in scope.globals and self._module is not scope:
+            self._module.env[name] = value
+        else:
+            scope.env[name] = value
+
+    def assign(self, target, value: Value, scope: Scope, source=None) -> None:
+        if isinstance(target, ast.Name):
+            self.bind(target.id, value, scope)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self._unpack(target.elts, value, scope, source)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, as_data(value), scope, source)
+        elif isinstance(target, ast.Subscript):
+            self._assign_into(target.value, value, scope, target)
+        elif isinstance(target, ast.Attribute):
+            path = self._path(target)
+            if path:
+                scope.env[path] = value
+            else:
+                self.ev(target.value, scope)
+
+    def _unpack(self, targets, value, scope, source) -> None:
+        if isinstance(value, Seq) and not any(isinstance(t, ast.Starred) for t in targets):
+            items = list(value.items)
+            if len(items) == len(targets):
+                for target, item in zip(targets, items):
+                    self.assign(target, item, scope, source)
+                return
+        if isinstance(value, Seq):
+            whole = as_data(value)
+            for target in targets:
+                self.assign(target, whole, scope, source)
+            return
+        for target in targets:
+            self.assign(target, value if isinstance(value, Data) else as_data(value), scope, source)
+
+    def _assign_into(self, container, value, scope, target) -> None:
+        """``df[c] = v`` / ``df.loc[m, c] = v``: the frame now holds what v holds."""
+        while isinstance(container, ast.Subscript):
+            container = container.value
+        base_node = container
+        if isinstance(base_node, ast.Attribute) and base_node.attr in ("loc", "iloc", "at", "iat"):
+            base_node = base_node.value
+        self.ev(target.slice, scope)
+        if isinstance(base_node, (ast.Name, ast.Attribute)):
+            current = self.ev(base_node, scope)
+            if isinstance(current, Data):
+                incoming = as_data(value)
+                merged = Data(
+                    rows=current.rows,
+                    learned=current.learned | incoming.learned,
+                    time=current.time or incoming.time,
+                )
+                self._check_applied(merged.learned, current.rows)
+                self.assign(base_node, merged, scope)
+
+    def _path(self, node) -> Optional[str]:
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if isinstance(node, ast.Name):
+            parts.append(node.id)
+            return ".".join(reversed(parts))
+        return None
+
+    def iterate(self, value: Value) -> Value:
+        """The value of a loop variable over ``value``."""
+        if isinstance(value, Folds):
+            return Seq((FoldIndex(Side("train", value.split)), FoldIndex(Side("test", value.split))))
+        if isinstance(value, Seq):
+            out = None
+            for item in value.items:
+                out = join(out, item)
+            return out if out is not None else UNKNOWN
+        if isinstance(value, _Enumerated):
+            return Seq((UNKNOWN, self.iterate(value.inner)))
+        if isinstance(value, _Zipped):
+            return Seq(tuple(self.iterate(v) for v in value.items))
+        return as_data(value)
+
+    # ------------------------------------------------------------ expressions
+    def ev(self, node, scope: Scope) -> Value:
+        if node is None:
+            return UNKNOWN
+        method = getattr(self, "ex_" + type(node).__name__, None)
+        if method is not None:
+            return method(node, scope)
+        values = [self.ev(child, scope) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)]
+        return merge_data(values)
+
+    def ex_Constant(self, node, scope):
+        return UNKNOWN
+
+    def ex_Name(self, node, scope):
+        value = scope.lookup(node.id)
+        if value is not None:
+            return value
+        key = (id(self._module), node.id)
+        if key not in self._unknown_roots:
+            self._unknown_roots[key] = Data(rows=self.fresh_rows())
+        return self._unknown_roots[key]
+
+    def ex_Attribute(self, node, scope):
+        path = self._path(node)
+        if path and "." in path:
+            bound = scope.lookup(path)
+            if bound is not None:
+                return bound
+        base = self.ev(node.value, scope)
+        attr = node.attr
+        if isinstance(base, Ref):
+            return Ref(f"{base.qualname}.{attr}")
+        if isinstance(base, Estimator):
+            return Data(learned=base.fits)
+        if isinstance(base, Data):
+            if base.grouped is not None:
+                return replace(base, grouped=(attr,))
+            if attr in lib.METADATA_ATTRIBUTES:
+                return Data(learned=base.learned)
+            if attr in lib.VIEW_ATTRIBUTES:
+                return replace(base, indexer=attr in ("iloc", "loc", "at", "iat"))
+            if base.rows:
+                return replace(base, column=attr, indexer=False)
+            return base
+        return UNKNOWN
+
+    def ex_Subscript(self, node, scope):
+        base = self.ev(node.value, scope)
+        key = self.ev(node.slice, scope)
+        if isinstance(base, Seq):
+            index = node.slice
+            if isinstance(index, ast.Constant) and isinstance(index.value, int):
+                try:
+                    return base.items[index.value]
+                except IndexError:
+                    return UNKNOWN
+            return as_data(base)
+        if isinstance(base, Ref):
+            return merge_data([key])
+        if isinstance(base, Estimator):
+            return Data(learned=base.fits)
+        if not isinstance(base, Data):
+            return UNKNOWN
+        if base.grouped is not None:
+            return replace(base, grouped=(_const_str(node.slice),))
+        fold = self._fold_key(key)
+        if fold is not None:
+            return Data(
+                rows=frozenset(Rows(r.root, fold) for r in base.rows),
+                learned=base.learned,
+                time=base.time,
+            )
+        column = _const_str(node.slice)
+        key_data = self._drop_stats(as_data(key))
+        return Data(
+            rows=base.rows,
+            learned=base.learned | key_data.learned,
+            time=base.time,
+            column=column if column is not None else (base.column if base.indexer else None),
+        )
+
+    @staticmethod
+    def _fold_key(key) -> Optional[Side]:
+        if isinstance(key, FoldIndex):
+            return key.side
+        if isinstance(key, Seq) and key.items and isinstance(key.items[0], FoldIndex):
+            return key.items[0].side
+        return None
+
+    def _drop_stats(self, data: Data) -> Data:
+        """Statistics used to filter or compare are not applied to the values."""
+        kept = frozenset(i for i in data.learned if self.facts.learns[i].kind not in ("stat",))
+        return replace(data, learned=kept) if kept != data.learned else data
+
+    def ex_BinOp(self, node, scope):
+        left = self.ev(node.left, scope)
+        right = self.ev(node.right, scope)
+        if not isinstance(node.op, ARITHMETIC):
+            left, right = self._drop_stats(as_data(left)), self._drop_stats(as_data(right))
+        return self.derive([left, right], node)
+
+    def ex_Compare(self, node, scope):
+        values = [self.ev(node.left, scope)] + [self.ev(c, scope) for c in node.comparators]
+        return self.derive([self._drop_stats(as_data(v)) for v in values], node)
+
+    def ex_BoolOp(self, node, scope):
+        return merge_data([self.ev(v, scope) for v in node.values])
+
+    def ex_UnaryOp(self, node, scope):
+        return self.ev(node.operand, scope)
+
+    def ex_IfExp(self, node, scope):
+        self.ev(node.test, scope)
+        return join(self.ev(node.body, scope), self.ev(node.orelse, scope))
+
+    def ex_NamedExpr(self, node, scope):
+        value = self.ev(node.value, scope)
+        self.assign(node.target, value, scope)
+        return value
+
+    def ex_Tuple(self, node, scope):
+        return Seq(tuple(self.ev(elt, scope) for elt in node.elts))
+
+    ex_List = ex_Tuple
+    ex_Set = ex_Tuple
+
+    def ex_Starred(self, node, scope):
+        return self.ev(node.value, scope)
+
+    def ex_Dict(self, node, scope):
+        return Seq(tuple(self.ev(v, scope) for v in node.values))
+
+    def ex_Lambda(self, node, scope):
+        return UNKNOWN
+
+    def _comprehension(self, node, scope, elts):
+        inner = Scope(scope)
+        inner.globals = scope.globals
+        for gen in node.generators:
+            self.assign(gen.target, self.iterate(self.ev(gen.iter, inner)), inner)
+            for cond in gen.ifs:
+                self.ev(cond, inner)
+        return merge_data([self.ev(elt, inner) for elt in elts])
+
+    def ex_ListComp(self, node, scope):
+        return self._comprehension(node, scope, [node.elt])
+
+    ex_SetComp = ex_ListComp
+    ex_GeneratorExp = ex_ListComp
+
+    def ex_DictComp(self, node, scope):
+        return self._comprehension(node, scope, [node.key, node.value])
+
+    def ex_Await(self, node, scope):
+        return self.ev(node.value, scope)
+
+    ex_Yield = ex_Await
+    ex_YieldFrom = ex_Await
+
+    def ex_JoinedStr(self, node, scope):
+        return UNKNOWN
+
+    # ----------------------------------------------------------------- calls
+    def ex_Call(self, node, scope):
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            receiver = self.ev(func.value, scope)
+            if isinstance(receiver, Ref):
+                return self.library_call(f"{receiver.qualname}.{func.attr}", node, scope)
+            args, kwargs = self._arguments(node, scope)
+            result = self.method_call(receiver, func.attr, args, kwargs, node, scope)
+            if isinstance(receiver, Estimator) and func.attr in lib.FIT_METHODS:
+                self._rebind(func.value, self._last_fitted, scope)
+            elif isinstance(receiver, Data) and self._is_inplace(func.attr, node):
+                self._rebind(func.value, result, scope)
+            return result
+        callee = self.ev(func, scope)
+        if isinstance(callee, Ref):
+            return self.library_call(callee.qualname, node, scope)
+        args, kwargs = self._arguments(node, scope)
+        if isinstance(callee, Function):
+            return self._call_function(callee, args, kwargs)
+        if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
+            return self._builtin(func.id, args)
+        return merge_data(args + list(kwargs.values()))
+
+    def _builtin(self, name, args):
+        if not args:
+            return UNKNOWN
+        if name == "enumerate":
+            return _Enumerated(args[0])
+        if name == "zip":
+            return _Zipped(tuple(args))
+        if name == "next" and isinstance(args[0], Folds):
+            return self.iterate(args[0])
+        if isinstance(args[0], (Folds, Seq)):
+            return args[0]
+        return as_data(args[0])
+
+    @staticmethod
+    def _is_inplace(method, node) -> bool:
+        if method not in lib.INPLACE_METHODS:
+            return False
+        return any(k.arg == "inplace" and _truthy_const(k.value) for k in node.keywords)
+
+    def _rebind(self, target, value, scope) -> None:
+        if isinstance(target, (ast.Name, ast.Attribute)) and value is not None:
+            if isinstance(target, ast.Name) or self._path(target):
+                self.assign(target, value, scope)
+
+    def _arguments(self, node, scope):
+        args = [self.ev(a, scope) for a in node.args]
+        kwargs = {}
+        for kw in node.keywords:
+            value = self.ev(kw.value, scope)
+            kwargs[kw.arg or "**"] = value
+        return args, kwargs
+
+    # -------------------------------------------------------- local functions
+    def _call_function(self, func: Function, args, kwargs, standalone=False) -> Value:
+        node = func.node
+        if not standalone:
+            self._inlined.add(func.key)
+        if func.key in self._stack or len(self._stack) >= MAX_CALL_DEPTH:
+            return merge_data(args + list(kwargs.values()))
+        scope = Scope(func.scope)
+        params = node.args
+        positional = list(params.posonlyargs) + list(params.args)
+        defaults = [None] * (len(positional) - len(params.defaults)) + list(params.defaults)
+        for index, (param, default) in enumerate(zip(positional, defaults)):
+            if index < len(args):
+                value = args[index]
+            elif param.arg in kwargs:
+                value = kwargs[param.arg]
+            elif default is not None and not standalone:
+                value = self.ev(default, func.scope)
+            else:
+                value = Data(rows=self.fresh_rows())
+            scope.env[param.arg] = value
+        for param, default in zip(params.kwonlyargs, params.kw_defaults):
+            if param.arg in kwargs:
+                scope.env[param.arg] = kwargs[param.arg]
+            elif default is not None and not standalone:
+                scope.env[param.arg] = self.ev(default, func.scope)
+            else:
+                scope.env[param.arg] = Data(rows=self.fresh_rows())
+        if params.vararg is not None:
+            scope.env[params.vararg.arg] = Seq(tuple(args[len(positional):]))
+        if params.kwarg is not None:
+            scope.env[params.kwarg.arg] = merge_data(list(kwargs.values()))
+        self._stack.append(func.key)
+        try:
+            self.exec_block(node.body, scope)
+        except BudgetExceeded:
+            if len(self._stack) > 1:
+                raise
+        finally:
+            self._stack.pop()
+        return scope.returns if scope.returns is not None else UNKNOWN
+
+    # ------------------------------------------------------- library calls
+    def library_call(self, qualname: str, node: ast.Call, scope) -> Value:
+        key = lib.lib_key(qualname)
+        args, kwargs = self._arguments(node, scope)
+        root, name = key
+        if key in lib.SPLIT_FUNCTIONS:
+            return self._train_test_split(qualname, node, args, kwargs)
+        if key in lib.CV_FUNCTIONS:
+            return self._cross_validation(qualname, node, args, kwargs, scope)
+        if key in lib.LEARNING_FUNCTIONS:
+            return self._learning_function(qualname, lib.LEARNING_FUNCTIONS[key], node, args, kwargs)
+        if key in lib.TIME_FUNCTIONS or key in self.time_functions:
+            reason = lib.TIME_FUNCTIONS.get(key, f"time-ordered data from {name}()")
+            data = merge_data(args + list(kwargs.values()))
+            if not data.rows:
+                data = replace(data, rows=self.fresh_rows())
+            return replace(data, time=TimeMark(node.lineno, reason))
+        if root == "numpy" and name in lib.NUMPY_STATS and args:
+            return self._statistic(name, args[0], node)
+        if root == "pandas" and name.startswith(lib.READER_PREFIX):
+            return self._read(node, name)
+        if key in lib.PIPELINES:
+            return self._pipeline(qualname, node, args, kwargs)
+        if name[:1].isupper() and root not in lib.DATA_PACKAGES and key not in lib.DATA_CLASSES:
+            return self._construct(qualname, node, args, kwargs, scope)
+        data = merge_data(args + list(kwargs.values()))
+        if not data.rows and not data.learned and not data.time:
+            return Data(rows=self.fresh_rows())
+        return self.derive([data], node)
+
+    def _read(self, node, name) -> Data:
+        time = None
+        for kw in node.keywords:
+            if kw.arg == "parse_dates" and not (isinstance(kw.value, ast.Constant) and not kw.value.value):
+                time = TimeMark(node.lineno, f"dates parsed by pd.{name}(parse_dates=...)")
+        return Data(rows=self.fresh_rows(), time=time)
+
+    def _resolve(self, scope):
+        def resolve(expr) -> Optional[str]:
+            value = self.ev(expr, scope) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+            return value.qualname if isinstance(value, Ref) else None
+
+        return resolve
+
+    def _construct(self, qualname, node, args, kwargs, scope) -> Estimator:
+        key = lib.lib_key(qualname)
+        spec = to_spec(node, self._resolve(scope)) if node is not None else None
+        shuffled = None
+        if key in lib.ALWAYS_SHUFFLED_SPLITTERS:
+            shuffled = True
+        elif key in lib.OPTIONALLY_SHUFFLED_SPLITTERS:
+            shuffled = self._shuffle_flag(node, position=1, default=False)
+        elif key in lib.ORDERED_SPLITTERS:
+            shuffled = False
+        inner = args[0] if args else kwargs.get("estimator")
+        cv = kwargs.get("cv")
+        steps = ()
+        if isinstance(inner, Estimator):
+            steps = (inner.qualname,) + inner.steps
+        return Estimator(qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv)
+
+    @staticmethod
+    def _shuffle_flag(node, position, default) -> Optional[bool]:
+        for kw in node.keywords:
+            if kw.arg == "shuffle":
+                flag = _truthy_const(kw.value)
+                return True if flag is None else flag
+        if len(node.args) > position:
+            flag = _truthy_const(node.args[position])
+            return True if flag is None else flag
+        return default
+
+    def _pipeline(self, qualname, node, args, kwargs) -> Estimator:
+        steps = []
+        for value in list(args) + [kwargs.get("steps"), kwargs.get("transformers")]:
+            steps.extend(_step_names(value))
+        return Estimator(qualname, node, steps=tuple(steps), spec=None)
+
+    # ------------------------------------------------------ learned things
+    def _learn(self, kind, qualname, node, data: Data, data_node, **extra) -> LearnEvent:
+        event = LearnEvent(
+            id=self.new_id(),
+            kind=kind,
+            qualname=qualname,
+            span=span_of(node),
+            rows=data.rows,
+            data=text_of(data_node),
+            **extra,
+        )
+        self.facts.learns[event.id] = event
+        return event
+
+    def _statistic(self, name, value, node) -> Data:
+        data = as_data(value)
+        if not data.rows or data.grouped is not None:
+            return Data(learned=data.learned)
+        data_node = node.args[0] if node.args else getattr(node.func, "value", None)
+        event = self._learn("stat", name, node, data, data_node, column=data.column)
+        return Data(learned=data.learned | {event.id})
+
+    def _learning_function(self, qualname, kind, node, args, kwargs) -> Value:
+        data = as_data(args[0]) if args else UNKNOWN
+        if kind == "resample" and not _keyword_true(node, "replace"):
+            return self.derive(args, node)
+        if not data.rows:
+            return self.derive(args, node)
+        event = self._learn(kind, qualname, node, data, node.args[0] if node.args else None, method=lib.lib_key(qualname)[1])
+        out = [replace(as_data(a), learned=as_data(a).learned | {event.id}) for a in args]
+        return out[0] if len(out) == 1 else Seq(tuple(out))
+
+    def fit(self, est: Estimator, method, args, kwargs, node) -> tuple:
+        x_val = args[0] if args else kwargs.get("X", kwargs.get("raw_documents", UNKNOWN))
+        y_val = args[1] if len(args) > 1 else kwargs.get("y")
+        x_node = node.args[0] if node.args else _keyword_node(node, "X")
+        data = as_data(x_val)
+        procedure = {"step": est.spec, "fit_method": method}
+        event = self._learn(
+            "fit",
+            est.qualname,
+            node,
+            data,
+            x_node,
+            method=method,
+            steps=est.steps,
+            has_labels=y_val is not None,
+            procedure=procedure,
+        )
+        if y_val is not None:
+            self._note_labels(y_val)
+        self._check_applied(data.learned, data.rows)
+        return event, data, as_data(y_val) if y_val is not None else None
+
+    def _note_labels(self, y_val) -> None:
+        column = as_data(y_val).column
+        if column:
+            self.facts.label_columns.add(column)
+
+    # ----------------------------------------------------------- methods
+    def method_call(self, receiver, method, args, kwargs, node, scope) -> Value:
+        self._last_fitted = None
+        if isinstance(receiver, Estimator):
+            return self._estimator_method(receiver, method, args, kwargs, node, scope)
+        if isinstance(receiver, Data):
+            return self._data_method(receiver, method, args, kwargs, node)
+        if isinstance(receiver, Function):
+            return UNKNOWN
+        if isinstance(receiver, Seq) and method in ("items", "values", "keys", "copy"):
+            return receiver
+        return merge_data([receiver] + args + list(kwargs.values()))
+
+    def _estimator_method(self, est: Estimator, method, args, kwargs, node, scope) -> Value:
+        if method == "split" and est.shuffled is not None:
+            return self._folds(est, args, kwargs, node)
+        if method in lib.FIT_METHODS:
+            event, data, y_data = self.fit(est, method, args, kwargs, node)
+            fitted = replace(est, fits=frozenset({event.id}))
+            self._last_fitted = fitted
+            if lib.lib_key(est.qualname) in lib.SEARCH_CLASSES:
+                self._search(est, data, y_data, node, scope)
+            if method == "fit":
+                return fitted
+            if method == "fit_resample":
+                outs = [Data(rows=a.rows, learned=a.learned | {event.id}, time=a.time) for a in map(as_data, args[:2])]
+                return Seq(tuple(outs))
+            return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
+        if method in lib.PREDICT_METHODS or method in lib.APPLY_METHODS or method == "score":
+            data = as_data(args[0]) if args else as_data(kwargs.get("X"))
+            if est.fits and (method in lib.PREDICT_METHODS or method == "score"):
+                self.facts.evaluations.append(
+                    Evaluation(span_of(node), est.fits, data.rows, text_of(node.args[0] if node.args else None))
+                )
+            if method == "score":
+                return UNKNOWN
+            learned = data.learned | est.fits
+            self._check_applied(learned, data.rows)
+            return Data(rows=data.rows, learned=learned, time=data.time)
+        if method in ("set_params", "set_output"):
+            return est
+        return Data(learned=est.fits)
+
+    def _data_method(self, data: Data, method, args, kwargs, node) -> Value:
+        if data.grouped is not None:
+            return self._group_method(data, method, args, node)
+        if method == "groupby":
+            return replace(data, grouped=(None,), column=None)
+        if data.window:
+            return replace(data, window=False)
+        if method in lib.FRAME_STATS and data.rows:
+            return self._statistic(method, data, node)
+        if method in lib.TIME_METHODS:
+            derived = self.derive([data] + args, node)
+            time = derived.time or TimeMark(node.lineno, lib.TIME_METHODS[method])
+            return replace(derived, time=time, window=method in lib.WINDOW_METHODS)
+        if method == "sample" and _keyword_true(node, "replace") and data.rows:
+            event = self._learn("resample", "sample", node, data, node.func.value, method="sample")
+            return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
+        if method == "pop" and args:
+            return replace(data, column=_const_str(node.args[0]) if node.args else None, indexer=False)
+        if method in lib.VIEW_METHODS:
+            return replace(data, indexer=False)
+        if method == "split" and data.rows:
+            return Data(learned=data.learned)
+        return self.derive([data] + args + list(kwargs.values()), node)
+
+    def _group_method(self, data: Data, method, args, node) -> Value:
+        column = data.grouped[0]
+        base = replace(data, grouped=None, column=None)
+        if method not in lib.GROUP_AGGREGATES or column is None or not data.rows:
+            return replace(base, rows=frozenset()) if method != "transform" else base
+        event = self._learn("group-stat", method, node, data, _groupby_root(node), column=column)
+        rows = data.rows if method == "transform" else frozenset()
+        return Data(rows=rows, learned=data.learned | {event.id}, time=data.time)
+
+    # ------------------------------------------------------- derived data
+    def derive(self, inputs, node) -> Data:
+        data = merge_data(inputs)
+        self._check_applied(data.learned, data.rows)
+        return data
+
+    def _check_applied(self, learned, rows) -> None:
+        """Learned information applied to a side of a split it had already seen."""
+        if not learned:
+            return
+        sides = {r.side.split for r in rows if r.side is not None}
+        for split_id in sides:
+            split = self.facts.splits.get(split_id)
+            if split is None:
+                continue
+            for learn_id in learned:
+                event = self.facts.learns[learn_id]
+                if event.before_split and rows_overlap(event.rows, split.rows):
+                    self._contaminate(learn_id, split_id, "applied")
+
+    def _contaminate(self, learn_id, split_id, via) -> None:
+        fact = Contamination(learn_id, split_id, via)
+        if fact not in self.facts.contaminations:
+            self.facts.contaminations.append(fact)
+
+    # ------------------------------------------------------------ splits
+    def _new_split(self, kind, qualname, node, data: Data, data_node, shuffled, shuffle_span, procedure, labels=None):
+        split = SplitEvent(
+            id=self.new_id(),
+            kind=kind,
+            qualname=qualname,
+            span=span_of(node),
+            rows=data.rows,
+            data=text_of(data_node),
+            shuffled=shuffled,
+            shuffle_span=shuffle_span,
+            time=data.time,
+            labels=labels,
+            procedure=procedure,
+        )
+        self.facts.splits[split.id] = split
+        return split
+
+    def _split_inputs(self, split, values) -> None:
+        for value in values:
+            data = as_data(value)
+            for learn_id in data.learned:
+                event = self.facts.learns[learn_id]
+                if event.before_split and rows_overlap(event.rows, data.rows):
+                    self._contaminate(learn_id, split.id, "output")
+
+    def _train_test_split(self, qualname, node, args, kwargs) -> Value:
+        arrays = [a for a, n in zip(args, node.args) if not isinstance(n, ast.Starred)]
+        data = merge_data(arrays)
+        shuffled = self._shuffle_flag(node, position=10**6, default=True)
+        labels = as_data(arrays[1]).column if len(arrays) > 1 else None
+        if labels:
+            self.facts.label_columns.add(labels)
+        spec = to_spec(node, lambda expr: None)
+        procedure = {"split": _strip_args(spec)}
+        split = self._new_split(
+            "split", qualname, node, data, node.args[0] if node.args else None, shuffled, span_of(node), procedure, labels
+        )
+        self._split_inputs(split, arrays)
+        outs = []
+        for array in arrays:
+            part = as_data(array)
+            for side in ("train", "test"):
+                outs.append(
+                    Data(
+                        rows=frozenset(Rows(r.root, Side(side, split.id)) for r in part.rows),
+                        learned=part.learned,
+                        time=part.time,
+                        column=part.column,
+                    )
+                )
+        return Seq(tuple(outs))
+
+    def _cv_setting(self, cv_value, cv_node):
+        if isinstance(cv_value, Estimator) and cv_value.shuffled is not None:
+            return cv_value.shuffled, span_of(cv_value.node), cv_value.spec
+        if cv_node is not None and isinstance(cv_node, ast.Constant):
+            return False, None, cv_node.value
+        return False, None, None
+
+    def _cross_validation(self, qualname, node, args, kwargs, scope) -> Value:
+        est = args[0] if args else kwargs.get("estimator")
+        x_val = args[1] if len(args) > 1 else kwargs.get("X")
+        y_val = args[2] if len(args) > 2 else kwargs.get("y")
+        x_node = node.args[1] if len(node.args) > 1 else _keyword_node(node, "X")
+        cv_node = _keyword_node(node, "cv")
+        shuffled, shuffle_span, cv_spec = self._cv_setting(kwargs.get("cv"), cv_node)
+        procedure = {
+            "model": est.spec if isinstance(est, Estimator) and not est.steps else None,
+            "cv": cv_spec,
+            "scoring": to_spec(_keyword_node(node, "scoring"), self._resolve(scope)) if _keyword_node(node, "scoring") else None,
+        }
+        labels = as_data(y_val).column if y_val is not None else None
+        if labels:
+            self.facts.label_columns.add(labels)
+        data = merge_data([x_val, y_val])
+        split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
+        self._split_inputs(split, [x_val, y_val])
+        return Data(learned=as_data(x_val).learned)
+
+    def _search(self, est: Estimator, data: Data, y_data, node, scope) -> None:
+        shuffled, shuffle_span, cv_spec = self._cv_setting(est.cv, _keyword_node(est.node, "cv"))
+        inner = est.inner
+        procedure = {
+            "model": inner.spec if isinstance(inner, Estimator) and not inner.steps else None,
+            "cv": cv_spec,
+            "scoring": est.spec.kwarg("scoring") if est.spec is not None and hasattr(est.spec, "kwarg") else None,
+        }
+        labels = y_data.column if y_data is not None else None
+        whole = merge_data([data, y_data])
+        x_node = node.args[0] if node.args else None
+        split = self._new_split("cv", est.qualname, node, whole, x_node, shuffled, shuffle_span, procedure, labels)
+        self._split_inputs(split, [data, y_data])
+
+    def _folds(self, splitter: Estimator, args, kwargs, node) -> Folds:
+        x_val = args[0] if args else kwargs.get("X", UNKNOWN)
+        data = merge_data(args[:2])
+        split = self._new_split(
+            "folds",
+            splitter.qualname,
+            node,
+            data,
+            node.args[0] if node.args else None,
+            splitter.shuffled,
+            span_of(splitter.node) if splitter.node is not None else None,
+            {"cv": splitter.spec},
+        )
+        self._split_inputs(split, [x_val] + list(args[1:2]))
+        return Folds(split.id)
+
+
+class _Enumerated(Value):
+    def __init__(self, inner):
+        self.inner = inner
+
+
+class _Zipped(Value):
+    def __init__(self, items):
+        self.items = items
+
+
+def _keyword_node(node, name):
+    if node is None:
+        return None
+    for kw in node.keywords:
+        if kw.arg == name:
+            return kw.value
+    return None
+
+
+def _keyword_true(node, name) -> bool:
+    value = _keyword_node(node, name)
+    return value is not None and _truthy_const(value) is True
+
+
+def _groupby_root(node):
+    """The frame a ``df.groupby(...)...`` chain starts from, for messages."""
+    current = node
+    while isinstance(current, (ast.Call, ast.Attribute, ast.Subscript)):
+        if isinstance(current, ast.Call):
+            current = current.func
+        elif isinstance(current, ast.Attribute):
+            if current.attr == "groupby":
+                return current.value
+            current = current.value
+        else:
+            current = current.value
+    return current
+
+
+def _step_names(value) -> list:
+    if isinstance(value, Estimator):
+        return [value.qualname, *value.steps]
+    if isinstance(value, Seq):
+        names = []
+        for item in value.items:
+            names.extend(_step_names(item))
+        return names
+    return []
+
+
+def _strip_args(spec):
+    """Keep a split's settings (test_size, shuffle, ...) but not the data it split."""
+    if hasattr(spec, "kwargs"):
+        return type(spec)(spec.qualname, (), tuple((k, v) for k, v in spec.kwargs if k != "stratify"))
+    return None
+
+
+def analyze(tree: ast.Module, time_functions=frozenset()) -> Facts:
+    return Interpreter(time_functions).run_module(tree)

@@ -1,0 +1,152 @@
+"""What the analysis knows about library APIs, by qualified name.
+
+Names are compared by their package root and last component, so
+``sklearn.preprocessing._data.StandardScaler`` and ``sklearn.preprocessing.StandardScaler``
+are the same class (scikit-learn re-exports from private modules).
+"""
+from __future__ import annotations
+
+
+def lib_key(qualname: str) -> tuple:
+    parts = qualname.split(".")
+    return (parts[0], parts[-1])
+
+
+def keys(*qualnames: str) -> frozenset:
+    return frozenset(lib_key(q) for q in qualnames)
+
+
+SPLIT_FUNCTIONS = keys("sklearn.model_selection.train_test_split")
+
+# cross-validation functions: position of the estimator, X and y arguments
+CV_FUNCTIONS = {
+    lib_key("sklearn.model_selection." + name): (0, 1, 2)
+    for name in (
+        "cross_val_score",
+        "cross_validate",
+        "cross_val_predict",
+        "learning_curve",
+        "validation_curve",
+        "permutation_test_score",
+    )
+}
+
+SEARCH_CLASSES = keys(
+    "sklearn.model_selection.GridSearchCV",
+    "sklearn.model_selection.RandomizedSearchCV",
+    "sklearn.model_selection.HalvingGridSearchCV",
+    "sklearn.model_selection.HalvingRandomSearchCV",
+    "sklearn.feature_selection.RFECV",
+)
+
+ALWAYS_SHUFFLED_SPLITTERS = keys(
+    "sklearn.model_selection.ShuffleSplit",
+    "sklearn.model_selection.StratifiedShuffleSplit",
+    "sklearn.model_selection.GroupShuffleSplit",
+    "sklearn.model_selection.RepeatedKFold",
+    "sklearn.model_selection.RepeatedStratifiedKFold",
+)
+OPTIONALLY_SHUFFLED_SPLITTERS = keys(
+    "sklearn.model_selection.KFold",
+    "sklearn.model_selection.StratifiedKFold",
+    "sklearn.model_selection.GroupKFold",
+    "sklearn.model_selection.StratifiedGroupKFold",
+)
+ORDERED_SPLITTERS = keys(
+    "sklearn.model_selection.TimeSeriesSplit",
+    "sklearn.model_selection.LeaveOneOut",
+    "sklearn.model_selection.LeavePOut",
+    "sklearn.model_selection.LeaveOneGroupOut",
+    "sklearn.model_selection.LeavePGroupsOut",
+    "sklearn.model_selection.PredefinedSplit",
+)
+SPLITTERS = ALWAYS_SHUFFLED_SPLITTERS | OPTIONALLY_SHUFFLED_SPLITTERS | ORDERED_SPLITTERS
+
+# Composite estimators: fitting one fits its steps within each CV training fold.
+PIPELINES = keys(
+    "sklearn.pipeline.Pipeline",
+    "sklearn.pipeline.make_pipeline",
+    "sklearn.pipeline.FeatureUnion",
+    "sklearn.pipeline.make_union",
+    "sklearn.compose.ColumnTransformer",
+    "sklearn.compose.make_column_transformer",
+    "sklearn.compose.TransformedTargetRegressor",
+    "imblearn.pipeline.Pipeline",
+    "imblearn.pipeline.make_pipeline",
+)
+
+# Library functions that learn from their input and apply it in one call.
+LEARNING_FUNCTIONS = {
+    lib_key("sklearn.preprocessing." + name): "call"
+    for name in (
+        "scale",
+        "minmax_scale",
+        "robust_scale",
+        "maxabs_scale",
+        "quantile_transform",
+        "power_transform",
+    )
+}
+LEARNING_FUNCTIONS[lib_key("sklearn.utils.resample")] = "resample"
+
+NUMPY_STATS = frozenset(
+    (
+        "mean",
+        "nanmean",
+        "average",
+        "std",
+        "nanstd",
+        "var",
+        "nanvar",
+        "median",
+        "nanmedian",
+        "min",
+        "max",
+        "amin",
+        "amax",
+        "nanmin",
+        "nanmax",
+        "percentile",
+        "nanpercentile",
+        "quantile",
+        "nanquantile",
+        "ptp",
+    )
+)
+FRAME_STATS = frozenset(("mean", "median", "std", "var", "min", "max", "mode", "quantile", "nanmean"))
+GROUP_AGGREGATES = frozenset(("mean", "median", "sum", "transform", "agg", "aggregate", "apply"))
+TIME_METHODS = {
+    "shift": "lag features built with .shift()",
+    "rolling": "rolling-window features built with .rolling()",
+    "diff": "differences built with .diff()",
+    "pct_change": "returns built with .pct_change()",
+    "expanding": "expanding-window features built with .expanding()",
+    "ewm": "exponentially weighted features built with .ewm()",
+    "resample": "a time resample with .resample()",
+    "asfreq": "a time frequency set with .asfreq()",
+    "tz_localize": "time-zone-aware timestamps",
+}
+WINDOW_METHODS = frozenset(("rolling", "expanding", "ewm", "resample"))
+TIME_FUNCTIONS = {
+    lib_key("pandas.to_datetime"): "dates parsed with pd.to_datetime",
+    lib_key("pandas.date_range"): "a pd.date_range index",
+    lib_key("pandas.DatetimeIndex"): "a DatetimeIndex",
+    lib_key("pandas.period_range"): "a pd.period_range index",
+}
+
+# Packages whose calls build data, not estimators.
+DATA_PACKAGES = frozenset(("pandas", "numpy", "scipy", "polars", "torch", "dask", "math", "statistics"))
+DATA_CLASSES = keys("xgboost.DMatrix", "lightgbm.Dataset", "catboost.Pool")
+READER_PREFIX = "read_"
+
+# Methods that learn from data, and what they return.
+FIT_METHODS = frozenset(("fit", "fit_transform", "fit_resample", "fit_predict", "partial_fit"))
+PREDICT_METHODS = frozenset(("predict", "predict_proba", "predict_log_proba", "decision_function"))
+APPLY_METHODS = frozenset(("transform", "inverse_transform", "score_samples", "apply", "kneighbors"))
+# Frame attributes that are metadata, not rows.
+METADATA_ATTRIBUTES = frozenset(("columns", "shape", "dtypes", "dtype", "ndim", "size", "name", "names"))
+VIEW_ATTRIBUTES = frozenset(("values", "T", "array", "index", "dt", "str", "cat", "iloc", "loc", "at", "iat", "plot"))
+VIEW_METHODS = frozenset(("to_numpy", "astype", "copy", "reshape", "ravel", "flatten", "squeeze", "tolist", "to_frame", "to_list"))
+INPLACE_METHODS = frozenset(
+    ("fillna", "drop", "dropna", "replace", "sort_values", "sort_index", "set_index", "reset_index", "rename", "clip", "interpolate", "where", "mask")
+)

@@ -1,0 +1,152 @@
+"""Abstract values the dataflow pass binds to names.
+
+A value is what the analysis knows about a runtime object: which rows of which
+dataset it holds, which learned statistics reached it, whether it is time-ordered,
+or that it is a library reference, an estimator, a splitter's folds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a split: ``kind`` is train, test, fold-train or fold-test."""
+
+    kind: str
+    split: int
+
+    @property
+    def held_out(self) -> bool:
+        return self.kind in ("test", "fold-test")
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Rows of dataset ``root`` (an origin id); ``side`` is None before any split."""
+
+    root: int
+    side: Optional[Side] = None
+
+
+@dataclass(frozen=True)
+class TimeMark:
+    """Why a value is known to be time-ordered, and where that was shown."""
+
+    line: int
+    reason: str
+
+
+class Value:
+    """Base of all abstract values."""
+
+
+@dataclass(frozen=True)
+class Data(Value):
+    rows: frozenset = frozenset()
+    learned: frozenset = frozenset()  # ids of LearnEvents whose output reached this value
+    time: Optional[TimeMark] = None
+    column: Optional[str] = None  # the single column this value is, when known
+    grouped: Optional[tuple] = None  # (column,) of a pending groupby selection
+    indexer: bool = False  # .iloc / .loc accessor of a frame
+    window: bool = False  # a rolling/expanding/ewm/resample window: its mean is per row
+
+
+@dataclass(frozen=True)
+class Ref(Value):
+    """An imported module, class or function, by qualified name."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class Estimator(Value):
+    """An object built from a known library class; ``fits`` are its FitEvent ids."""
+
+    qualname: str
+    node: object = field(compare=False, hash=False)
+    steps: tuple = ()  # qualnames of the steps of a Pipeline / ColumnTransformer
+    fits: frozenset = frozenset()
+    spec: object = field(default=None, compare=False, hash=False)
+    shuffled: Optional[bool] = None  # for splitters
+    inner: object = field(default=None, compare=False, hash=False)  # a search's estimator
+    cv: object = field(default=None, compare=False, hash=False)  # a search's cv= value
+
+
+@dataclass(frozen=True)
+class Folds(Value):
+    """The iterator returned by ``splitter.split(X)``: yields (train, test) indices."""
+
+    split: int
+
+
+@dataclass(frozen=True)
+class FoldIndex(Value):
+    side: Side
+
+
+@dataclass(frozen=True)
+class Seq(Value):
+    """A tuple or list display whose items are tracked one by one."""
+
+    items: tuple
+
+
+@dataclass(frozen=True)
+class Function(Value):
+    node: object = field(compare=False, hash=False)
+    scope: object = field(compare=False, hash=False)
+    key: int = 0
+
+
+UNKNOWN = Data()
+
+
+def join(a: Optional[Value], b: Optional[Value]) -> Value:
+    """The least value that may be either ``a`` or ``b`` (branches, loops)."""
+    if a is None:
+        return b if b is not None else UNKNOWN
+    if b is None or a is b or a == b:
+        return a
+    if isinstance(a, Data) and isinstance(b, Data):
+        return Data(
+            rows=a.rows | b.rows,
+            learned=a.learned | b.learned,
+            time=a.time or b.time,
+            column=a.column if a.column == b.column else None,
+        )
+    if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
+        return replace(a, fits=a.fits | b.fits)
+    if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items):
+        return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)))
+    if isinstance(a, Data) and not a.rows and not a.learned:
+        return b
+    if isinstance(b, Data) and not b.rows and not b.learned:
+        return a
+    return as_data(a) if isinstance(a, Data) else a
+
+
+def as_data(value: Optional[Value]) -> Data:
+    """View any value as data (an estimator's attributes carry what it learned)."""
+    if isinstance(value, Data):
+        return value
+    if isinstance(value, Estimator):
+        return Data(learned=value.fits)
+    if isinstance(value, Seq):
+        out = UNKNOWN
+        for item in value.items:
+            out = join(out, as_data(item))
+        return out
+    return UNKNOWN
+
+
+def merge_data(values, drop_learned=frozenset()) -> Data:
+    """Data derived from several inputs: union of rows and learned events."""
+    rows, learned, time = frozenset(), frozenset(), None
+    for value in values:
+        data = as_data(value)
+        rows |= data.rows
+        learned |= data.learned
+        time = time or data.time
+    return Data(rows=rows, learned=learned - drop_learned, time=time)

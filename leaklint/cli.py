@@ -1,0 +1,188 @@
+"""The command line: ``leaklint [check] PATHS``, ``leaklint rule CODE``, ``leaklint clean``.
+
+Exit codes are a contract: 0 no findings, 1 findings, 2 usage, configuration or
+internal error. click's own codes are mapped onto these.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .cache import CACHE_DIR
+from .config import ConfigError, known_selector
+from .engine import PARSE_CODE
+from .report import FORMATS, render
+from .report.text import summary
+from .ruleset import all_rules, rule_by_code
+from .runner import SettingsResolver, collect, job_for, lint_paths, run_job
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class DefaultGroup(click.Group):
+    """Runs ``check`` when the first argument is not a subcommand (``leaklint src/``)."""
+
+    def parse_args(self, ctx, args):
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+    def main(self, *args, **kwargs):
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except click.exceptions.Exit as exit_:
+            sys.exit(exit_.exit_code)
+        except click.exceptions.Abort:
+            click.echo("leaklint: aborted", err=True)
+            sys.exit(EXIT_ERROR)
+        except click.ClickException as err:
+            click.echo(f"leaklint: error: {err.format_message()}", err=True)
+            sys.exit(EXIT_ERROR)
+        except KeyboardInterrupt:
+            click.echo("leaklint: interrupted", err=True)
+            sys.exit(EXIT_ERROR)
+        except Exception as err:  # never a traceback for the user
+            click.echo(f"leaklint: internal error: {type(err).__name__}: {err}; please report it", err=True)
+            sys.exit(EXIT_ERROR)
+        sys.exit(code if isinstance(code, int) else EXIT_CLEAN)
+
+
+def _codes(value: str | None, option: str) -> tuple | None:
+    if value is None:
+        return None
+    codes = tuple(c.strip().upper() for c in value.split(",") if c.strip())
+    for code in codes:
+        if not known_selector(code):
+            raise click.BadParameter(f"unknown rule code {code!r}", param_hint=option)
+    return codes
+
+
+@click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="leaklint")
+def main():
+    """Find data leakage in machine-learning code (scripts and notebooks)."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="concise", show_default=True)
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report to this file.")
+@click.option("--select", help="Rule codes or prefixes to enable (e.g. LL1,LL201).")
+@click.option("--extend-select", help="Codes to enable on top of the selection.")
+@click.option("--ignore", help="Codes or prefixes to disable.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when leaks are found.")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="Use this configuration file.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to files named on the command line too.")
+@click.option("--statistics", is_flag=True, help="Show the number of findings per rule.")
+@click.option("--stdin-filename", help="Name of the file whose source is read from stdin (path '-').")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Parallel processes (default: all cores).")
+@click.option("--no-cache", is_flag=True, help="Do not read or write .leaklint_cache.")
+def check(paths, output_format, output_file, select, extend_select, ignore, exit_zero, config_path, isolated,
+          force_exclude, statistics, stdin_filename, jobs, no_cache):
+    """Lint PATHS (files or directories; default: the current directory)."""
+    overrides = {
+        "select": _codes(select, "--select"),
+        "extend_select": _codes(extend_select, "--extend-select"),
+        "ignore": _codes(ignore, "--ignore"),
+    }
+    paths = paths or (".",)
+    try:
+        if "-" in paths:
+            run = _lint_stdin(stdin_filename, overrides, config_path, isolated)
+        else:
+            missing = [p for p in paths if not os.path.lexists(p)]
+            if missing:
+                raise click.UsageError(f"path does not exist: {missing[0]}")
+            run = lint_paths(
+                paths,
+                overrides=overrides,
+                config=Path(config_path) if config_path else None,
+                isolated=isolated,
+                force_exclude=force_exclude,
+                jobs=jobs,
+                cache_dir=None if no_cache else Path(CACHE_DIR),
+            )
+    except ConfigError as err:
+        raise click.ClickException(str(err)) from None
+    leaks = [f for f in run.findings if f.code != PARSE_CODE]
+    shown = sorted(run.findings + run.errors, key=lambda f: f.sort_key())
+    report = render(output_format, shown, os.getcwd())
+    text_format = output_format in ("concise", "full")
+    if text_format:
+        if statistics:
+            report += _statistics(run.findings)
+        report += summary(len(leaks), len({f.path for f in leaks}), len({f.path for f in run.errors})) + "\n"
+    _write(report, output_file)
+    for line in run.internal:
+        click.echo(f"leaklint: {line}", err=True)
+    if not text_format and statistics:
+        click.echo(_statistics(run.findings), err=True, nl=False)
+    if run.internal:
+        return EXIT_ERROR
+    counted = leaks or [f for f in run.errors if f.code in _selected_ll000(overrides)]
+    return EXIT_FINDINGS if counted and not exit_zero else EXIT_CLEAN
+
+
+def _selected_ll000(overrides) -> set:
+    chosen = (overrides.get("select") or ()) + (overrides.get("extend_select") or ())
+    return {PARSE_CODE} if any(PARSE_CODE.startswith(c) and c not in ("L", "LL") for c in chosen) else set()
+
+
+def _lint_stdin(stdin_filename, overrides, config_path, isolated):
+    name = stdin_filename or "-"
+    resolver = SettingsResolver(Path(config_path) if config_path else None, isolated, overrides)
+    raw = sys.stdin.buffer.read()
+    job = job_for(name, resolver(Path(os.path.abspath(name))))
+    return collect([run_job(job, raw)], 1)
+
+
+def _statistics(findings) -> str:
+    counts = Counter((f.code, f.name) for f in findings)
+    return "".join(f"{n:>5}  {code}  {name}\n" for (code, name), n in sorted(counts.items()))
+
+
+def _write(report: str, output_file) -> None:
+    if output_file:
+        try:
+            Path(output_file).write_text(report, encoding="utf-8")
+        except OSError as err:
+            raise click.ClickException(f"cannot write {output_file}: {err.strerror}") from None
+    else:
+        click.echo(report, nl=False)
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="List every rule.")
+def rule(code, show_all):
+    """Print the documentation of rule CODE (or list all rules)."""
+    if show_all or not code:
+        for r in all_rules():
+            marker = "" if r.default else "  (opt-in)"
+            click.echo(f"{r.code}  {r.name:<32} {r.summary}{marker}")
+        return EXIT_CLEAN
+    found = rule_by_code(code)
+    if found is None:
+        raise click.UsageError(f"unknown rule code {code!r} (see `leaklint rule --all`)")
+    click.echo(f"# {found.name} ({found.code})\n")
+    click.echo(f"Message: {found.summary}\nHelp: {found.help}\n")
+    click.echo(found.doc)
+    return EXIT_CLEAN
+
+
+@main.command()
+def clean():
+    """Remove the .leaklint_cache directory under the current directory."""
+    target = Path(CACHE_DIR)
+    if target.is_dir():
+        shutil.rmtree(target, ignore_errors=True)
+        click.echo(f"Removed {target}")
+    return EXIT_CLEAN

@@ -1,0 +1,15 @@
+"""Output formats (ruff's names): concise, full, json, github, sarif."""
+from . import github, json_format, sarif, text
+
+FORMATS = {
+    "concise": text.concise,
+    "full": text.full,
+    "json": json_format.render,
+    "github": github.render,
+    "sarif": sarif.render,
+}
+
+
+def render(output_format: str, findings: list, base: str) -> str:
+    """``findings`` are sorted; ``base`` is the directory SARIF URIs are relative to."""
+    return FORMATS[output_format](findings, base)

@@ -1,0 +1,34 @@
+"""The JSON contract: an array of findings with 1-based positions and related locations."""
+from __future__ import annotations
+
+import json
+
+
+def finding_to_dict(f) -> dict:
+    loc = f.location
+    return {
+        "path": f.path,
+        "line": loc.line,
+        "column": loc.column,
+        "end_line": loc.end_line,
+        "end_column": loc.end_column,
+        "cell": loc.cell,
+        "code": f.code,
+        "name": f.name,
+        "severity": f.severity,
+        "message": f.message,
+        "help": f.help,
+        "related": [
+            {
+                "line": r.location.line,
+                "column": r.location.column,
+                "cell": r.location.cell,
+                "message": r.message,
+            }
+            for r in f.related
+        ],
+    }
+
+
+def render(findings, base) -> str:
+    return json.dumps([finding_to_dict(f) for f in findings], indent=2) + "\n"

@@ -1,0 +1,176 @@
+"""Loading the rule modules and the small vocabulary they share.
+
+A rule module (in the ``leaklint.rules`` package) declares CODE, NAME, SUMMARY,
+MESSAGE (what is wrong), HELP (the remedy), CATALOG (qualified names it matches,
+``pkg.*`` for a whole package), DEFAULT (in the default selection) and a
+``check(ctx)`` predicate over the dataflow facts. Its docstring is its documentation,
+in ruff's sections; the Example and Use instead blocks double as tests and as the
+runtime checker's fallback procedure.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Optional
+
+from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, rows_overlap
+from .analysis.libraries import lib_key
+
+SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Known limitations", "References")
+_CODE_BLOCK = re.compile(r"```(?:python)?\n(.*?)```", re.S)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a rule reports: where, what, and the related split/evaluation sites."""
+
+    span: Span
+    message: str
+    related: tuple = ()  # ((Span, message), ...)
+    procedure: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+class Catalog:
+    """A rule's qualified names, matched by package root and last component."""
+
+    def __init__(self, names):
+        self.names = tuple(sorted(set(names)))
+        self._keys = {lib_key(n) for n in self.names}
+
+    def extended(self, extra) -> "Catalog":
+        return Catalog(self.names + tuple(extra))
+
+    def __contains__(self, qualname: str) -> bool:
+        key = lib_key(qualname)
+        return key in self._keys or (key[0], "*") in self._keys
+
+
+@dataclass
+class Context:
+    facts: Facts
+    catalog: Catalog
+    where: Callable[[Span], str]  # "line 12" or "cell 4, line 2"
+
+
+@dataclass(frozen=True)
+class Rule:
+    module: object
+
+    @property
+    def code(self) -> str:
+        return self.module.CODE
+
+    @property
+    def name(self) -> str:
+        return self.module.NAME
+
+    @property
+    def summary(self) -> str:
+        return self.module.SUMMARY
+
+    @property
+    def help(self) -> str:
+        return self.module.HELP
+
+    @property
+    def default(self) -> bool:
+        return getattr(self.module, "DEFAULT", True)
+
+    @property
+    def catalog(self) -> Catalog:
+        return Catalog(self.module.CATALOG)
+
+    @property
+    def doc(self) -> str:
+        return (self.module.__doc__ or "").strip()
+
+    def section(self, title: str) -> Optional[str]:
+        pattern = re.compile(r"^## " + re.escape(title) + r"\s*\n(.*?)(?=^## |\Z)", re.S | re.M)
+        match = pattern.search(self.doc)
+        return match.group(1).strip() if match else None
+
+    def code_block(self, title: str) -> Optional[str]:
+        text = self.section(title)
+        match = _CODE_BLOCK.search(text or "")
+        return match.group(1) if match else None
+
+    def check(self, ctx: Context):
+        return self.module.check(ctx)
+
+
+@lru_cache(maxsize=1)
+def all_rules() -> tuple:
+    from . import rules
+
+    found = []
+    for info in pkgutil.iter_modules(rules.__path__):
+        if info.name.startswith("ll"):
+            found.append(Rule(importlib.import_module(f"{rules.__name__}.{info.name}")))
+    return tuple(sorted(found, key=lambda r: r.code))
+
+
+def rule_by_code(code: str) -> Optional[Rule]:
+    for rule in all_rules():
+        if rule.code == code.upper():
+            return rule
+    return None
+
+
+# ---------------------------------------------------------------- shared wording
+SPLIT_VERBS = {
+    "split": "split by {name}",
+    "cv": "cross-validated by {name}",
+    "folds": "split into folds by {name}.split",
+}
+
+
+def split_phrase(split: SplitEvent, ctx: Context) -> str:
+    name = split.qualname.rsplit(".", 1)[-1]
+    return SPLIT_VERBS[split.kind].format(name=name) + f" at {ctx.where(split.span)}"
+
+
+def short(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
+
+
+def step_name(event: LearnEvent, catalog: Catalog) -> str:
+    """The catalogued class named in a message (a Pipeline names its matching step)."""
+    if event.qualname in catalog:
+        return short(event.qualname)
+    for step in event.steps:
+        if step in catalog:
+            return f"{short(step)} (in a {short(event.qualname)})"
+    return short(event.qualname)
+
+
+def learned_before_split(ctx: Context, matches: Callable, explain: Callable, extra: Optional[Callable] = None) -> list:
+    """Hits for learn events that ``matches`` and whose information reached held-out rows.
+
+    ``explain(event, split)`` returns the message and ``extra(event)`` procedure pieces
+    for the runtime checker. The finding sits at the learning call; every split or
+    cross-validation it contaminated is a related location.
+    """
+    by_event: dict = {}
+    for fact in ctx.facts.contaminations:
+        event = ctx.facts.learns[fact.learn]
+        if matches(event):
+            by_event.setdefault(fact.learn, []).append(ctx.facts.splits[fact.split])
+    hits = []
+    for learn_id, splits in by_event.items():
+        event = ctx.facts.learns[learn_id]
+        splits = sorted({s.id: s for s in splits}.values(), key=lambda s: (s.span.line, s.span.column))
+        first = splits[0]
+        related = tuple((s.span, f"{s.data} is {split_phrase(s, ctx)}") for s in splits)
+        procedure = dict(first.procedure)
+        procedure.update({k: v for k, v in event.procedure.items() if v is not None})
+        if extra is not None:
+            procedure.update(extra(event))
+        hits.append(Hit(event.span, explain(event, first), related, procedure))
+    return hits
+
+
+def overlaps(event: LearnEvent, split: SplitEvent) -> bool:
+    return event.before_split and rows_overlap(event.rows, split.rows)

@@ -1,0 +1,1 @@
+"""leaklint's rules, one module each (installed as ``leaklint.rules``)."""

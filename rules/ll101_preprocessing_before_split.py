@@ -1,0 +1,107 @@
+"""## What it does
+Flags an unsupervised learned preprocessing step (a scaler, an imputer, PCA and other
+decompositions, a discretizer, a power or quantile transform, a TF-IDF or count
+vectorizer) that is fitted on rows which are later split or cross-validated.
+
+## Why is this bad?
+The means, spreads, components or vocabulary the step learns are part of the fitted
+procedure. When they are computed on all rows, the held-out rows helped fit the model
+that is then judged on them, so the validation score no longer estimates performance
+on new data. An unsupervised step does not read the labels and usually inflates the
+score far less than supervised selection or target encoding (on the wine data,
+scaling before 5-NN cross-validation gives the same 0.961 as scaling inside the
+folds), but the estimate is no longer clean, and the effect grows with fewer rows.
+
+## Example
+```python
+from sklearn.datasets import load_wine
+from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.preprocessing import StandardScaler
+
+X, y = load_wine(return_X_y=True)
+X_scaled = StandardScaler().fit_transform(X)
+print(cross_val_score(KNeighborsClassifier(5), X_scaled, y, cv=5).mean())
+```
+
+## Use instead
+```python
+from sklearn.datasets import load_wine
+from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+X, y = load_wine(return_X_y=True)
+model = make_pipeline(StandardScaler(), KNeighborsClassifier(5))
+print(cross_val_score(model, X, y, cv=5).mean())
+```
+
+## Known limitations
+Only fits whose data flows, in this file, into a later split, cross-validation or
+the sides of a split are reported; a fit on the training side followed by a
+cross-validation of that same training side is not (the outer test set stays
+clean). Vocabulary-only encoders (OneHotEncoder, OrdinalEncoder, LabelEncoder) and
+stateless transformers (Normalizer, PolynomialFeatures) are not in the catalog.
+
+## References
+- Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
+- scikit-learn, Common pitfalls: https://scikit-learn.org/stable/common_pitfalls.html
+"""
+from leaklint.ruleset import learned_before_split, split_phrase, step_name
+
+CODE = "LL101"
+NAME = "preprocessing-before-split"
+SUMMARY = "an unsupervised learned step is fitted on rows that are later split or cross-validated"
+HELP = "fit the step on the training rows only: put it and the model in one Pipeline and cross-validate or fit the Pipeline"
+DEFAULT = True
+_PRE = "sklearn.preprocessing."
+CATALOG = (
+    _PRE + "StandardScaler",
+    _PRE + "MinMaxScaler",
+    _PRE + "RobustScaler",
+    _PRE + "MaxAbsScaler",
+    _PRE + "QuantileTransformer",
+    _PRE + "PowerTransformer",
+    _PRE + "KBinsDiscretizer",
+    _PRE + "SplineTransformer",
+    _PRE + "scale",
+    _PRE + "minmax_scale",
+    _PRE + "robust_scale",
+    _PRE + "maxabs_scale",
+    _PRE + "quantile_transform",
+    _PRE + "power_transform",
+    "sklearn.impute.SimpleImputer",
+    "sklearn.impute.KNNImputer",
+    "sklearn.impute.IterativeImputer",
+    "sklearn.decomposition.PCA",
+    "sklearn.decomposition.IncrementalPCA",
+    "sklearn.decomposition.TruncatedSVD",
+    "sklearn.decomposition.FastICA",
+    "sklearn.decomposition.NMF",
+    "sklearn.decomposition.KernelPCA",
+    "sklearn.decomposition.FactorAnalysis",
+    "sklearn.feature_extraction.text.TfidfVectorizer",
+    "sklearn.feature_extraction.text.CountVectorizer",
+    "sklearn.feature_extraction.text.TfidfTransformer",
+    "sklearn.feature_selection.VarianceThreshold",
+    "sklearn.manifold.Isomap",
+    "sklearn.random_projection.GaussianRandomProjection",
+)
+
+
+def check(ctx):
+    def matches(event):
+        return event.kind in ("fit", "call") and (
+            event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
+        )
+
+    def explain(event, split):
+        step = step_name(event, ctx.catalog)
+        return (
+            f"{step} is fitted on {event.data} (all rows) before the rows are {split_phrase(split, ctx)}; "
+            "the held-out rows helped compute what it learned (an unsupervised step usually "
+            "inflates the score less than a supervised one, but the estimate is not clean)"
+        )
+
+    return learned_before_split(ctx, matches, explain)

@@ -1,0 +1,89 @@
+"""## What it does
+Flags supervised feature selection (SelectKBest, SelectPercentile, RFE,
+SelectFromModel, SequentialFeatureSelector, ...) fitted on rows that are later split
+or cross-validated.
+
+## Why is this bad?
+A supervised selector reads the labels of every row it is fitted on. When the
+held-out rows are among them, the features are chosen for agreeing with the very
+labels the model will be judged on. On pure noise (100 rows, 10,000 features, the 20
+best kept, logistic regression) selection on all rows scores 0.87 accuracy in 5-fold
+cross-validation; selection inside each training fold scores 0.49, the chance level.
+
+## Example
+```python
+import numpy as np
+from sklearn.feature_selection import SelectKBest, f_classif
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+
+rng = np.random.default_rng(0)
+X = rng.normal(size=(100, 10_000))
+y = rng.permutation(np.repeat([0, 1], 50))
+X20 = SelectKBest(f_classif, k=20).fit_transform(X, y)
+print(cross_val_score(LogisticRegression(), X20, y, cv=5).mean())
+```
+
+## Use instead
+```python
+import numpy as np
+from sklearn.feature_selection import SelectKBest, f_classif
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+
+rng = np.random.default_rng(0)
+X = rng.normal(size=(100, 10_000))
+y = rng.permutation(np.repeat([0, 1], 50))
+model = make_pipeline(SelectKBest(f_classif, k=20), LogisticRegression())
+print(cross_val_score(model, X, y, cv=5).mean())
+```
+
+## Known limitations
+Selection done by hand (correlating each column with the label and keeping the top
+ones with pandas) is not recognised yet. VarianceThreshold does not read the labels
+and is reported by LL101 instead.
+
+## References
+- Ambroise and McLachlan, Selection bias in gene extraction, PNAS 99(10), 2002.
+- Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
+"""
+from leaklint.ruleset import learned_before_split, split_phrase, step_name
+
+CODE = "LL102"
+NAME = "selection-before-split"
+SUMMARY = "supervised feature selection is fitted on rows that are later split or cross-validated"
+HELP = "select features inside each training fold: put the selector and the model in one Pipeline and cross-validate the Pipeline"
+DEFAULT = True
+_FS = "sklearn.feature_selection."
+CATALOG = tuple(
+    _FS + name
+    for name in (
+        "SelectKBest",
+        "SelectPercentile",
+        "SelectFpr",
+        "SelectFdr",
+        "SelectFwe",
+        "GenericUnivariateSelect",
+        "RFE",
+        "RFECV",
+        "SelectFromModel",
+        "SequentialFeatureSelector",
+    )
+)
+
+
+def check(ctx):
+    def matches(event):
+        return event.kind == "fit" and (
+            event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
+        )
+
+    def explain(event, split):
+        step = step_name(event, ctx.catalog)
+        return (
+            f"{step} is fitted on {event.data} (all rows) before the rows are {split_phrase(split, ctx)}; "
+            "the held-out labels helped choose the features"
+        )
+
+    return learned_before_split(ctx, matches, explain)

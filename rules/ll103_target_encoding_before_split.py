@@ -1,0 +1,103 @@
+"""## What it does
+Flags target encoding computed on rows that are later split or cross-validated:
+scikit-learn's TargetEncoder, category_encoders' supervised encoders, and the
+hand-written forms (`df.groupby(c)[target].transform("mean")`,
+`df[c].map(df.groupby(c)[target].mean())`, a merge of a groupby-mean of the target)
+when the averaged column is the label that is later predicted.
+
+## Why is this bad?
+A target encoding replaces a category by the mean label of its rows, the row's own
+label included. Held-out rows then carry their own answers into the features. On
+data where the category carries no information (2,000 rows, 500 categories, random
+labels) a logistic regression on the naive encoding reaches a cross-validated
+ROC-AUC of 0.774; encoded out of fold inside each training fold it gets 0.48.
+scikit-learn's `TargetEncoder.fit_transform` cross-fits internally and leaks much
+less than `fit(X, y).transform(X)`, but both are still fitted on the held-out labels.
+
+## Example
+```python
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+from sklearn.preprocessing import TargetEncoder
+
+rng = np.random.default_rng(0)
+cat = rng.integers(0, 500, size=(2000, 1))
+y = rng.integers(0, 2, size=2000)
+encoded = TargetEncoder().fit(cat, y).transform(cat)
+print(cross_val_score(LogisticRegression(), encoded, y, cv=5, scoring="roc_auc").mean())
+```
+
+## Use instead
+```python
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import TargetEncoder
+
+rng = np.random.default_rng(0)
+cat = rng.integers(0, 500, size=(2000, 1))
+y = rng.integers(0, 2, size=2000)
+model = make_pipeline(TargetEncoder(), LogisticRegression())
+print(cross_val_score(model, cat, y, cv=5, scoring="roc_auc").mean())
+```
+
+## Known limitations
+A hand-written encoding is recognised when the averaged column is, by name, the
+label of a later fit, split or cross-validation in the same file. Encodings built
+in loops over dictionaries of columns, or with `np.bincount`, are not followed.
+
+## References
+- Micci-Barreca, A preprocessing scheme for high-cardinality categorical attributes, 2001.
+- Prokhorenkova et al., CatBoost: unbiased boosting with categorical features, 2018, 3.2.
+"""
+from leaklint.ruleset import learned_before_split, split_phrase, step_name
+
+CODE = "LL103"
+NAME = "target-encoding-before-split"
+SUMMARY = "a target encoding is computed on rows that are later split or cross-validated"
+HELP = "encode inside each training fold: put the encoder in a Pipeline with the model, or compute the category means on the training rows only"
+DEFAULT = True
+_CE = "category_encoders."
+CATALOG = (
+    "sklearn.preprocessing.TargetEncoder",
+    _CE + "TargetEncoder",
+    _CE + "LeaveOneOutEncoder",
+    _CE + "CatBoostEncoder",
+    _CE + "MEstimateEncoder",
+    _CE + "JamesSteinEncoder",
+    _CE + "WOEEncoder",
+    _CE + "GLMMEncoder",
+    _CE + "QuantileEncoder",
+    _CE + "SummaryEncoder",
+)
+
+
+def check(ctx):
+    labels = ctx.facts.label_columns
+
+    def matches(event):
+        if event.kind == "group-stat":
+            return event.column in labels
+        return event.kind == "fit" and (
+            event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
+        )
+
+    def explain(event, split):
+        if event.kind == "group-stat":
+            return (
+                f"the mean of the label {event.column!r} per category is computed on {event.data} "
+                f"(all rows) before the rows are {split_phrase(split, ctx)}; each held-out row's "
+                "encoding includes its own label"
+            )
+        step = step_name(event, ctx.catalog)
+        return (
+            f"{step} is fitted on {event.data} (all rows) before the rows are {split_phrase(split, ctx)}; "
+            "the encoding of the held-out rows includes their own labels"
+        )
+
+    def extra(event):
+        return {"step": None, "form": "groupby-mean"} if event.kind == "group-stat" else {}
+
+    return learned_before_split(ctx, matches, explain, extra)

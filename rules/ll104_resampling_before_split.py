@@ -1,0 +1,98 @@
+"""## What it does
+Flags over- or under-sampling (imbalanced-learn's SMOTE, ADASYN, RandomOverSampler,
+RandomUnderSampler, ... and the hand-rolled `resample(..., replace=True)` or
+`df.sample(n, replace=True)` concatenated back) applied to rows that are later split
+or cross-validated.
+
+## Why is this bad?
+Oversampling before the split puts copies of the same row, or synthetic points
+interpolated from it, on both sides of the split: the model is tested on rows it
+has, in effect, already seen. On noise with 10% positives, SMOTE before the split
+gives a random forest an AUC of about 0.99; resampling only the training folds gives
+0.49. Undersampling before the split also changes the class balance of the held-out
+rows, so the score no longer describes the real population.
+
+## Example
+```python
+import numpy as np
+from imblearn.over_sampling import SMOTE
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import cross_val_score
+
+rng = np.random.default_rng(0)
+X = rng.normal(size=(1000, 20))
+y = (rng.random(1000) < 0.1).astype(int)
+X_res, y_res = SMOTE(random_state=0).fit_resample(X, y)
+print(cross_val_score(RandomForestClassifier(), X_res, y_res, scoring="roc_auc").mean())
+```
+
+## Use instead
+```python
+import numpy as np
+from imblearn.over_sampling import SMOTE
+from imblearn.pipeline import make_pipeline
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.model_selection import cross_val_score
+
+rng = np.random.default_rng(0)
+X = rng.normal(size=(1000, 20))
+y = (rng.random(1000) < 0.1).astype(int)
+model = make_pipeline(SMOTE(random_state=0), RandomForestClassifier())
+print(cross_val_score(model, X, y, scoring="roc_auc").mean())
+```
+
+## Known limitations
+Hand-rolled oversampling is recognised through `sklearn.utils.resample` and
+`DataFrame.sample` with `replace=True`; index-based duplication (`np.repeat`,
+`df.loc[idx.repeat(k)]`) is not followed.
+
+## References
+- imbalanced-learn, Common pitfalls: https://imbalanced-learn.org/stable/common_pitfalls.html
+"""
+from leaklint.ruleset import learned_before_split, split_phrase, step_name
+
+CODE = "LL104"
+NAME = "resampling-before-split"
+SUMMARY = "rows are over- or under-sampled before they are split or cross-validated"
+HELP = "resample only the training rows: split first, or put the sampler in an imblearn Pipeline and cross-validate the Pipeline"
+DEFAULT = True
+_OS = "imblearn.over_sampling."
+_US = "imblearn.under_sampling."
+CATALOG = (
+    _OS + "SMOTE",
+    _OS + "BorderlineSMOTE",
+    _OS + "SVMSMOTE",
+    _OS + "ADASYN",
+    _OS + "SMOTENC",
+    _OS + "SMOTEN",
+    _OS + "KMeansSMOTE",
+    _OS + "RandomOverSampler",
+    _US + "RandomUnderSampler",
+    _US + "NearMiss",
+    _US + "TomekLinks",
+    _US + "EditedNearestNeighbours",
+    _US + "ClusterCentroids",
+    _US + "OneSidedSelection",
+    "imblearn.combine.SMOTETomek",
+    "imblearn.combine.SMOTEENN",
+    "sklearn.utils.resample",
+)
+
+
+def check(ctx):
+    def matches(event):
+        if event.kind == "resample":
+            return event.qualname == "sample" or event.qualname in ctx.catalog
+        return event.kind == "fit" and event.qualname in ctx.catalog
+
+    def explain(event, split):
+        if event.kind == "resample":
+            what = f"{event.data} is oversampled with replacement"
+        else:
+            what = f"{step_name(event, ctx.catalog)} resamples {event.data} (all rows)"
+        return (
+            f"{what} before the rows are {split_phrase(split, ctx)}; copies of the same rows "
+            "(or points synthesised from them) land on both sides of the split"
+        )
+
+    return learned_before_split(ctx, matches, explain)

@@ -1,0 +1,69 @@
+"""## What it does
+Flags statistics computed by hand on all rows and applied to those rows before they
+are split or cross-validated: `(X - X.mean()) / X.std()`, min-max scaling by hand,
+`df.fillna(df.mean())`, `df[c].fillna(df[c].median())`, centering with `np.mean(X, axis=0)`.
+
+## Why is this bad?
+A mean, a spread, a minimum or a fill value is a parameter learned from the data,
+exactly like a fitted StandardScaler's. Computed on all rows, it lets the held-out
+rows shape the features the model is trained on; the validation rows should receive
+the training rows' statistics unchanged. The effect of centering and scaling is
+usually small, but the procedure evaluated is not the one that will meet new data.
+
+## Example
+```python
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+
+df = pd.read_csv("patients.csv")
+X = df.drop(columns=["outcome"])
+X = (X - X.mean()) / X.std()
+print(cross_val_score(LogisticRegression(), X, df["outcome"], cv=5).mean())
+```
+
+## Use instead
+```python
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+df = pd.read_csv("patients.csv")
+X = df.drop(columns=["outcome"])
+model = make_pipeline(StandardScaler(), LogisticRegression())
+print(cross_val_score(model, X, df["outcome"], cv=5).mean())
+```
+
+## Known limitations
+A statistic used only to filter rows (`df[df.x < df.x.quantile(0.99)]`) or to define
+a label by comparison is deliberately not reported. Statistics passed through
+containers (a dict of means built in a loop) are followed only when the values flow
+through assignments in the same file.
+
+## References
+- The seeds' note on fitting preprocessing inside each fold: "Calculating one set of
+  quantities before making the folds" is the mistake this rule finds.
+"""
+from leaklint.ruleset import learned_before_split, split_phrase
+
+CODE = "LL105"
+NAME = "manual-stats-before-split"
+SUMMARY = "a statistic of all rows is applied to them before they are split or cross-validated"
+HELP = "compute the statistic on the training rows and apply it to both sides, or use a scikit-learn transformer in a Pipeline"
+DEFAULT = True
+CATALOG = ("pandas.DataFrame.mean", "pandas.DataFrame.std", "numpy.mean", "numpy.std")
+
+
+def check(ctx):
+    def matches(event):
+        return event.kind == "stat"
+
+    def explain(event, split):
+        return (
+            f"the {event.qualname} of {event.data} is computed on all rows and applied to them before "
+            f"the rows are {split_phrase(split, ctx)}; the held-out rows helped compute it"
+        )
+
+    return learned_before_split(ctx, matches, explain, lambda event: {"stat": event.qualname})

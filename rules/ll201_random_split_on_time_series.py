@@ -1,0 +1,89 @@
+"""## What it does
+Flags a shuffled split or K-fold (`train_test_split` without `shuffle=False`,
+`KFold(shuffle=True)`, `StratifiedKFold(shuffle=True)`, `ShuffleSplit`,
+`RepeatedKFold`, ...) applied to data the code shows to be time-ordered: dates parsed
+with `parse_dates=` or `pd.to_datetime`, a datetime index, lag, rolling or difference
+features, a time resample.
+
+## Why is this bad?
+A model used for forecasting only ever sees the past. A shuffled split trains on rows
+from after the ones it is tested on; neighbouring rows of a time series are alike, so
+the model interpolates between known neighbours instead of extrapolating into the
+future. On slowly drifting noise, shuffled K-fold reports an R² near 0.99 where a
+time-ordered split reports none.
+
+## Example
+```python
+import pandas as pd
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.model_selection import KFold, cross_val_score
+
+sales = pd.read_csv("sales.csv", parse_dates=["day"]).sort_values("day")
+sales["lag_1"] = sales["units"].shift(1)
+sales = sales.dropna()
+X, y = sales[["lag_1"]], sales["units"]
+cv = KFold(5, shuffle=True, random_state=0)
+print(cross_val_score(RandomForestRegressor(), X, y, cv=cv).mean())
+```
+
+## Use instead
+```python
+import pandas as pd
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.model_selection import TimeSeriesSplit, cross_val_score
+
+sales = pd.read_csv("sales.csv", parse_dates=["day"]).sort_values("day")
+sales["lag_1"] = sales["units"].shift(1)
+sales = sales.dropna()
+X, y = sales[["lag_1"]], sales["units"]
+print(cross_val_score(RandomForestRegressor(), X, y, cv=TimeSeriesSplit(5)).mean())
+```
+
+## Known limitations
+Data is time-ordered only when this file shows it; a column named `date` that is
+never parsed is not enough, and data loaded by a helper in another module is not
+followed unless its function is listed in `time-functions` in the configuration.
+Grouped time series (many short series) may want a GroupKFold instead.
+
+## References
+- Bergmeir and Benítez, On the use of cross-validation for time series predictor evaluation, 2012.
+- scikit-learn, TimeSeriesSplit: https://scikit-learn.org/stable/modules/cross_validation.html#time-series-split
+"""
+from leaklint.analysis.facts import Span
+from leaklint.ruleset import Hit, split_phrase
+
+CODE = "LL201"
+NAME = "random-split-on-time-series"
+SUMMARY = "a shuffled split or K-fold is applied to time-ordered data"
+HELP = "split by time: train_test_split(..., shuffle=False) or TimeSeriesSplit, so every model is tested on rows after the ones it was trained on"
+DEFAULT = True
+CATALOG = (
+    "sklearn.model_selection.train_test_split",
+    "sklearn.model_selection.KFold",
+    "sklearn.model_selection.StratifiedKFold",
+    "sklearn.model_selection.ShuffleSplit",
+    "sklearn.model_selection.StratifiedShuffleSplit",
+    "sklearn.model_selection.RepeatedKFold",
+    "sklearn.model_selection.RepeatedStratifiedKFold",
+    "sklearn.model_selection.GroupKFold",
+    "sklearn.model_selection.GroupShuffleSplit",
+)
+
+
+def check(ctx):
+    hits = {}
+    for split in sorted(ctx.facts.splits.values(), key=lambda s: s.id):
+        if not (split.shuffled and split.time and split.shuffle_span):
+            continue
+        shown = ctx.where(Span(split.time.line, 0, split.time.line, 0))
+        message = (
+            f"{split.data} is time-ordered ({split.time.reason} at {shown}) but is "
+            f"{split_phrase(split, ctx)} with shuffling; rows from the future train models tested on the past"
+        )
+        related = ((split.span, f"{split.data} is {split_phrase(split, ctx)}"),)
+        hit = hits.get(split.shuffle_span)
+        if hit is None:
+            hits[split.shuffle_span] = Hit(split.shuffle_span, message, related, dict(split.procedure))
+        else:
+            hits[split.shuffle_span] = Hit(hit.span, hit.message, hit.related + related, hit.procedure)
+    return list(hits.values())

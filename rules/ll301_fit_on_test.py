@@ -1,0 +1,106 @@
+"""## What it does
+Flags a learned step or a model fitted on the held-out side of a split: `scaler.fit(X_test)`,
+`scaler.fit_transform(X_test)`, `model.fit(X_test, y_test)`, a fit on the test indices
+of a cross-validation loop, or on a validation split before it is used to validate.
+
+## Why is this bad?
+The held-out rows exist to be judged by a procedure that never saw them. Refitting a
+scaler on the test side makes the test rows determine their own transformation (and
+puts them on a different scale from the one the model was trained on); fitting a
+model on them makes the evaluation a score on training data.
+
+## Example
+```python
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+
+df = pd.read_csv("churn.csv")
+X, y = df.drop(columns=["churned"]), df["churned"]
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=0)
+X_train = StandardScaler().fit_transform(X_train)
+X_test = StandardScaler().fit_transform(X_test)
+model = LogisticRegression().fit(X_train, y_train)
+print(model.score(X_test, y_test))
+```
+
+## Use instead
+```python
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+
+df = pd.read_csv("churn.csv")
+X, y = df.drop(columns=["churned"]), df["churned"]
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=0)
+scaler = StandardScaler().fit(X_train)
+model = LogisticRegression().fit(scaler.transform(X_train), y_train)
+print(model.score(scaler.transform(X_test), y_test))
+```
+
+## Known limitations
+The held-out side is known from a split in the same file. A test set loaded from its
+own file is not recognised as held out. Stateless transformers (PolynomialFeatures,
+FunctionTransformer, Normalizer) and vocabulary-only encoders are not reported.
+
+## References
+- The seeds' note on preprocessing inside each fold: "Recalculating the mean or
+  standard deviation on the held-out fold" is the first common mistake.
+"""
+from leaklint.ruleset import Hit, short
+
+CODE = "LL301"
+NAME = "fit-on-test"
+SUMMARY = "a learned step or model is fitted on the held-out side of a split"
+HELP = "fit on the training side only and apply the fitted step to the held-out side with transform/predict"
+DEFAULT = True
+CATALOG = (
+    "sklearn.*",
+    "imblearn.*",
+    "category_encoders.*",
+    "xgboost.*",
+    "lightgbm.*",
+    "catboost.*",
+)
+# Not learned from the rows, or learning only a vocabulary: fitting them on test rows is harmless.
+NOT_LEARNED = {
+    "PolynomialFeatures",
+    "FunctionTransformer",
+    "Normalizer",
+    "Binarizer",
+    "LabelEncoder",
+    "LabelBinarizer",
+    "MultiLabelBinarizer",
+    "OneHotEncoder",
+    "OrdinalEncoder",
+    "HashingVectorizer",
+    "DictVectorizer",
+    "FeatureHasher",
+    "KFold",
+    "StratifiedKFold",
+    "TimeSeriesSplit",
+}
+
+
+def check(ctx):
+    hits = []
+    for event in ctx.facts.learns.values():
+        if event.kind not in ("fit", "call") or not event.rows or event.qualname not in ctx.catalog:
+            continue
+        if short(event.qualname) in NOT_LEARNED:
+            continue
+        if any(r.side is None or not r.side.held_out for r in event.rows):
+            continue
+        split = ctx.facts.splits.get(event.held_out_sides[0].split)
+        related = ()
+        if split is not None:
+            related = ((split.span, f"{event.data} is the held-out side of the split at {ctx.where(split.span)}"),)
+        side = "test indices of a fold" if event.held_out_sides[0].kind == "fold-test" else "held-out side of a split"
+        message = (
+            f"{short(event.qualname)} is fitted on {event.data}, the {side}; the held-out rows "
+            "determine what it learns, so the evaluation no longer tests unseen data"
+        )
+        hits.append(Hit(event.span, message, related, dict(event.procedure)))
+    return hits
