@@ -13,11 +13,23 @@ from .sources import Source, SourceError, read_source
 from .suppress import file_is_suppressed, suppressed
 
 # Every rule needs a split, a cross-validation or a search; a file that names none
-# cannot leak, and is not parsed.
+# cannot leak, and is not parsed. A positional split (``X[:n]`` and ``X[n:]``) names
+# nothing, so a file with a fit and a head slice is kept too.
 SCREEN = re.compile(
     rb"train_test_split|cross_val|cross_validate|Fold\b|Fold\(|Split\b|Split\(|LeaveOne|LeaveP"
     rb"|SearchCV|_curve\b|permutation_test_score|\.split\(\s*[A-Za-z_]"
 )
+FIT_CALL = re.compile(rb"\.fit\w*\(")
+HEAD_SLICE = re.compile(rb"\[\s*0?\s*:\s*[A-Za-z_(]")
+
+
+def may_leak(text: bytes) -> bool:
+    """The cheap textual screen run before parsing."""
+    if SCREEN.search(text) is not None:
+        return True
+    return FIT_CALL.search(text) is not None and HEAD_SLICE.search(text) is not None
+
+
 PARSE_CODE = "LL000"
 PARSE_NAME = "unparsable-file"
 
@@ -68,11 +80,11 @@ def parse(source: Source, path: str) -> tuple:
 
 def lint_bytes(path: str, raw: bytes, rules: list, catalogs: dict, time_functions=frozenset()) -> FileResult:
     result = FileResult(path)
-    if SCREEN.search(raw) is None and not path.endswith(".ipynb"):
+    if not path.endswith(".ipynb") and not may_leak(raw):
         return result
     try:
         source = read_source(path, raw)
-        if path.endswith(".ipynb") and SCREEN.search(source.text.encode("utf-8", "replace")) is None:
+        if path.endswith(".ipynb") and not may_leak(source.text.encode("utf-8", "replace")):
             return result
         tree, cell_errors, text = parse(source, path)
     except SourceError as err:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Optional
 
-from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, rows_overlap
+from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
 from .analysis.libraries import lib_key
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Known limitations", "References")
@@ -124,11 +124,12 @@ SPLIT_VERBS = {
     "split": "split by {name}",
     "cv": "cross-validated by {name}",
     "folds": "split into folds by {name}.split",
+    "slice": "split by position ({name})",
 }
 
 
 def split_phrase(split: SplitEvent, ctx: Context) -> str:
-    name = split.qualname.rsplit(".", 1)[-1]
+    name = split.qualname if split.kind == "slice" else split.qualname.rsplit(".", 1)[-1]
     return SPLIT_VERBS[split.kind].format(name=name) + f" at {ctx.where(split.span)}"
 
 
@@ -173,4 +174,4 @@ def learned_before_split(ctx: Context, matches: Callable, explain: Callable, ext
 
 
 def overlaps(event: LearnEvent, split: SplitEvent) -> bool:
-    return event.before_split and rows_overlap(event.rows, split.rows)
+    return saw_held_out(event.rows, split)

@@ -99,7 +99,7 @@ def check(ctx):
     def explain(event, split):
         step = step_name(event, ctx.catalog)
         return (
-            f"{step} is fitted on {event.data} (all rows) before the rows are {split_phrase(split, ctx)}; "
+            f"{step} is fitted on {event.data} ({event.rows_phrase}) before the rows are {split_phrase(split, ctx)}; "
             "the held-out rows helped compute what it learned (an unsupervised step usually "
             "inflates the score less than a supervised one, but the estimate is not clean)"
         )

@@ -40,9 +40,11 @@ print(cross_val_score(model, X, y, cv=5).mean())
 ```
 
 ## Known limitations
-Selection done by hand (correlating each column with the label and keeping the top
-ones with pandas) is not recognised yet. VarianceThreshold does not read the labels
-and is reported by LL101 instead.
+Selection by hand is recognised when the chosen columns come from `df.corr()[label]`,
+`X.corrwith(y)` or a univariate score (`f_classif`, `chi2`, `mutual_info_classif`, ...)
+and flow into the columns that are split; a selection decided in an `if` inside a loop
+(control flow rather than data flow) is not followed. VarianceThreshold does not read
+the labels and is reported by LL101 instead.
 
 ## References
 - Ambroise and McLachlan, Selection bias in gene extraction, PNAS 99(10), 2002.
@@ -59,6 +61,12 @@ _FS = "sklearn.feature_selection."
 CATALOG = tuple(
     _FS + name
     for name in (
+        "f_classif",
+        "f_regression",
+        "chi2",
+        "mutual_info_classif",
+        "mutual_info_regression",
+        "r_regression",
         "SelectKBest",
         "SelectPercentile",
         "SelectFpr",
@@ -74,15 +82,26 @@ CATALOG = tuple(
 
 
 def check(ctx):
+    labels = ctx.facts.label_columns
+
     def matches(event):
+        if event.kind == "selection":
+            return event.has_labels or event.column in labels
         return event.kind == "fit" and (
             event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
         )
 
     def explain(event, split):
+        if event.kind == "selection":
+            how = f"their {event.method} scores" if event.qualname not in ("corr", "corrwith") else "their correlation"
+            label = f" with the label {event.column!r}" if event.column else " with the label"
+            return (
+                f"features are chosen by {how}{label} on {event.data} ({event.rows_phrase}) before "
+                f"the rows are {split_phrase(split, ctx)}; the held-out labels helped choose the features"
+            )
         step = step_name(event, ctx.catalog)
         return (
-            f"{step} is fitted on {event.data} (all rows) before the rows are {split_phrase(split, ctx)}; "
+            f"{step} is fitted on {event.data} ({event.rows_phrase}) before the rows are {split_phrase(split, ctx)}; "
             "the held-out labels helped choose the features"
         )
 

@@ -93,7 +93,7 @@ def check(ctx):
             )
         step = step_name(event, ctx.catalog)
         return (
-            f"{step} is fitted on {event.data} (all rows) before the rows are {split_phrase(split, ctx)}; "
+            f"{step} is fitted on {event.data} ({event.rows_phrase}) before the rows are {split_phrase(split, ctx)}; "
             "the encoding of the held-out rows includes their own labels"
         )
 

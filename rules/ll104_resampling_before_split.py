@@ -89,7 +89,7 @@ def check(ctx):
         if event.kind == "resample":
             what = f"{event.data} is oversampled with replacement"
         else:
-            what = f"{step_name(event, ctx.catalog)} resamples {event.data} (all rows)"
+            what = f"{step_name(event, ctx.catalog)} resamples {event.data} ({event.rows_phrase})"
         return (
             f"{what} before the rows are {split_phrase(split, ctx)}; copies of the same rows "
             "(or points synthesised from them) land on both sides of the split"

@@ -66,7 +66,7 @@ def check(ctx):
                 if not overlaps(event, split) or fit_id in hits:
                     continue
                 message = (
-                    f"{short(event.qualname)} is fitted on {event.data} (all rows), which include the "
+                    f"{short(event.qualname)} is fitted on {event.data} ({event.rows_phrase}), which include the "
                     f"held-out rows {evaluation.data} it is scored on at {ctx.where(evaluation.span)}; "
                     "the score is measured on training data"
                 )

@@ -46,6 +46,10 @@ class LearnEvent:
         return any(r.side is None for r in self.rows)
 
     @property
+    def rows_phrase(self) -> str:
+        return "all rows" if self.before_split else "training and held-out rows"
+
+    @property
     def held_out_sides(self) -> list:
         return [r.side for r in self.rows if r.side is not None and r.side.held_out]
 
@@ -102,11 +106,16 @@ class Facts:
         return [c for c in self.contaminations if c.learn == learn_id]
 
 
-def rows_overlap(learned: frozenset, split: frozenset) -> bool:
-    """True when rows learned from before any split include rows later split."""
-    roots = {r.root for r in learned if r.side is None}
-    return any(r.root in roots for r in split)
+def saw_held_out(learned: frozenset, split: "SplitEvent") -> bool:
+    """True when rows learned from include ``split``'s held-out rows and some others.
 
-
-def side_of(rows: frozenset, split_id: int) -> bool:
-    return any(isinstance(r, Rows) and r.side is not None and r.side.split == split_id for r in rows)
+    Rows from before the split hold both sides; a concatenation of the training and
+    held-out sides does too. Rows that are only the held-out side are fit-on-test.
+    """
+    roots = {r.root for r in split.rows}
+    mine = [r for r in learned if r.root in roots]
+    if any(r.side is None for r in mine):
+        return True
+    held = any(r.side.split == split.id and r.side.held_out for r in mine)
+    other = any(not (r.side.split == split.id and r.side.held_out) for r in mine)
+    return held and other

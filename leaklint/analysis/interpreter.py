@@ -13,7 +13,8 @@ from dataclasses import replace
 from typing import Optional
 
 from . import libraries as lib
-from .facts import Contamination, Evaluation, Facts, LearnEvent, Span, SplitEvent, rows_overlap
+from .facts import Contamination, Evaluation, Facts, LearnEvent, Span, SplitEvent, saw_held_out
+from .slices import positional_sides
 from .specs import to_spec
 from .values import (
     UNKNOWN,
@@ -99,11 +100,15 @@ class Interpreter:
         self._budget = STATEMENT_BUDGET
         self._last_fitted = None
         self._module = None
+        self._slices: dict = {}
+        self._slice_splits: dict = {}
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module) -> Facts:
         module = Scope()
         self._module = module
+        self._slices = positional_sides(tree)
+        self._slice_splits: dict = {}
         self.exec_block(tree.body, module)
         for func, scope in self._standalone_functions(tree, module):
             self._call_function(Function(func, scope, id(func)), [], {}, standalone=True)
@@ -408,6 +413,8 @@ class Interpreter:
         if base.grouped is not None:
             return replace(base, grouped=(_const_str(node.slice),))
         fold = self._fold_key(key)
+        if fold is None and id(node) in self._slices:
+            fold = self._positional_side(node, base)
         if fold is not None:
             return Data(
                 rows=frozenset(Rows(r.root, fold) for r in base.rows),
@@ -415,6 +422,8 @@ class Interpreter:
                 time=base.time,
             )
         column = _const_str(node.slice)
+        if column is not None and not base.rows:
+            self._name_correlated_column(base, column)
         key_data = self._drop_stats(as_data(key))
         return Data(
             rows=base.rows,
@@ -422,6 +431,26 @@ class Interpreter:
             time=base.time,
             column=column if column is not None else (base.column if base.indexer else None),
         )
+
+    def _name_correlated_column(self, matrix: Data, column: str) -> None:
+        for learn_id in matrix.learned:
+            event = self.facts.learns[learn_id]
+            if event.kind == "selection" and event.qualname == "corr" and event.column is None:
+                event.column = column
+
+    def _positional_side(self, node, base: Data) -> Side:
+        """The side of a positional split (``X[:n]`` / ``X[n:]``) this slice selects."""
+        bound, kind = self._slices[id(node)]
+        split = self._slice_splits.get(bound)
+        if split is None:
+            split = self._new_split(
+                "slice", f"[:{bound}] / [{bound}:]", node, base, node.value, False, None, {}
+            )
+            self._slice_splits[bound] = split
+        elif not base.rows <= split.rows:
+            split.rows = split.rows | base.rows
+        self._split_inputs(split, [base])
+        return Side(kind, split.id)
 
     @staticmethod
     def _fold_key(key) -> Optional[Side]:
@@ -516,7 +545,12 @@ class Interpreter:
             if isinstance(receiver, Estimator) and func.attr in lib.FIT_METHODS:
                 self._rebind(func.value, self._last_fitted, scope)
             elif isinstance(receiver, Data) and self._is_inplace(func.attr, node):
-                self._rebind(func.value, result, scope)
+                if isinstance(func.value, ast.Subscript):
+                    self._assign_into(func.value.value, result, scope, func.value)
+                else:
+                    self._rebind(func.value, result, scope)
+            elif isinstance(receiver, (Seq, Data)) and func.attr in lib.COLLECTING_METHODS:
+                self._rebind(func.value, merge_data([receiver] + args), scope)
             return result
         callee = self.ev(func, scope)
         if isinstance(callee, Ref):
@@ -708,7 +742,14 @@ class Interpreter:
             return self.derive(args, node)
         if not data.rows:
             return self.derive(args, node)
-        event = self._learn(kind, qualname, node, data, node.args[0] if node.args else None, method=lib.lib_key(qualname)[1])
+        labels = as_data(args[1]).column if len(args) > 1 else None
+        event = self._learn(
+            kind, qualname, node, data, node.args[0] if node.args else None,
+            method=lib.lib_key(qualname)[1], has_labels=len(args) > 1, column=labels,
+        )
+        if kind == "selection":
+            # per-feature scores: they choose columns, they are not rows
+            return Data(learned=merge_data(args).learned | {event.id})
         out = [replace(as_data(a), learned=as_data(a).learned | {event.id}) for a in args]
         return out[0] if len(out) == 1 else Seq(tuple(out))
 
@@ -763,7 +804,7 @@ class Interpreter:
                 self._search(est, data, y_data, node, scope)
             if method == "fit":
                 return fitted
-            if method == "fit_resample":
+            if method in lib.RESAMPLE_METHODS:
                 outs = [Data(rows=a.rows, learned=a.learned | {event.id}, time=a.time) for a in map(as_data, args[:2])]
                 return Seq(tuple(outs))
             return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
@@ -795,6 +836,8 @@ class Interpreter:
             derived = self.derive([data] + args, node)
             time = derived.time or TimeMark(node.lineno, lib.TIME_METHODS[method])
             return replace(derived, time=time, window=method in lib.WINDOW_METHODS)
+        if method in ("corr", "corrwith") and data.rows:
+            return self._correlation(data, method, args, node)
         if method == "sample" and _keyword_true(node, "replace") and data.rows:
             event = self._learn("resample", "sample", node, data, node.func.value, method="sample")
             return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
@@ -805,6 +848,17 @@ class Interpreter:
         if method == "split" and data.rows:
             return Data(learned=data.learned)
         return self.derive([data] + args + list(kwargs.values()), node)
+
+    def _correlation(self, data: Data, method, args, node) -> Data:
+        """Correlations with the label choose features; which column is the label is
+        learned when the matrix is indexed (``df.corr()["price"]``)."""
+        other = as_data(args[0]) if args else None
+        event = self._learn(
+            "selection", method, node, data, node.func.value, method=method,
+            column=other.column if other is not None else None, has_labels=other is not None,
+        )
+        learned = data.learned | (other.learned if other is not None else frozenset())
+        return Data(learned=learned | {event.id})
 
     def _group_method(self, data: Data, method, args, node) -> Value:
         column = data.grouped[0]
@@ -831,8 +885,7 @@ class Interpreter:
             if split is None:
                 continue
             for learn_id in learned:
-                event = self.facts.learns[learn_id]
-                if event.before_split and rows_overlap(event.rows, split.rows):
+                if saw_held_out(self.facts.learns[learn_id].rows, split):
                     self._contaminate(learn_id, split_id, "applied")
 
     def _contaminate(self, learn_id, split_id, via) -> None:
@@ -862,8 +915,7 @@ class Interpreter:
         for value in values:
             data = as_data(value)
             for learn_id in data.learned:
-                event = self.facts.learns[learn_id]
-                if event.before_split and rows_overlap(event.rows, data.rows):
+                if saw_held_out(self.facts.learns[learn_id].rows, split):
                     self._contaminate(learn_id, split.id, "output")
 
     def _train_test_split(self, qualname, node, args, kwargs) -> Value:

@@ -88,6 +88,9 @@ LEARNING_FUNCTIONS = {
     )
 }
 LEARNING_FUNCTIONS[lib_key("sklearn.utils.resample")] = "resample"
+# Univariate scores of each feature against the label, used to pick columns by hand.
+for _name in ("f_classif", "f_regression", "chi2", "mutual_info_classif", "mutual_info_regression", "r_regression"):
+    LEARNING_FUNCTIONS[lib_key("sklearn.feature_selection." + _name)] = "selection"
 
 NUMPY_STATS = frozenset(
     (
@@ -140,7 +143,10 @@ DATA_CLASSES = keys("xgboost.DMatrix", "lightgbm.Dataset", "catboost.Pool")
 READER_PREFIX = "read_"
 
 # Methods that learn from data, and what they return.
-FIT_METHODS = frozenset(("fit", "fit_transform", "fit_resample", "fit_predict", "partial_fit"))
+FIT_METHODS = frozenset(("fit", "fit_transform", "fit_resample", "fit_sample", "fit_predict", "partial_fit"))
+RESAMPLE_METHODS = frozenset(("fit_resample", "fit_sample"))
+# list.append(x) and friends: the list now holds what x holds.
+COLLECTING_METHODS = frozenset(("append", "extend", "insert"))
 PREDICT_METHODS = frozenset(("predict", "predict_proba", "predict_log_proba", "decision_function"))
 APPLY_METHODS = frozenset(("transform", "inverse_transform", "score_samples", "apply", "kneighbors"))
 # Frame attributes that are metadata, not rows.

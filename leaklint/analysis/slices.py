@@ -1,0 +1,49 @@
+"""Positional splits: ``train, test = data[:n], data[n:]`` (and ``.iloc``, 2-D keys).
+
+A slice alone (``X[:1000]``) is a subsample, not a split. Two slices that cut at the
+same bound, one ending there and one starting there, are the two sides of a split;
+this pre-scan pairs them before the interpretation so either side is recognised
+wherever it appears.
+"""
+from __future__ import annotations
+
+import ast
+
+
+def _bound(node) -> str:
+    if node is None:
+        return ""
+    try:
+        return ast.unparse(node)
+    except Exception:  # malformed synthetic trees
+        return "?"
+
+
+def _row_slice(subscript: ast.Subscript):
+    key = subscript.slice
+    if isinstance(key, ast.Tuple) and key.elts:
+        key = key.elts[0]
+    return key if isinstance(key, ast.Slice) and key.step is None else None
+
+
+def positional_sides(tree: ast.AST) -> dict:
+    """Map id(Subscript node) -> (bound text, "train" | "test") for paired slices."""
+    heads, tails = {}, {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript):
+            continue
+        cut = _row_slice(node)
+        if cut is None:
+            continue
+        lower, upper = _bound(cut.lower), _bound(cut.upper)
+        if upper and lower in ("", "0"):
+            heads.setdefault(upper, []).append(node)
+        elif lower and lower != "0":
+            tails.setdefault(lower, []).append(node)
+    sides = {}
+    for bound in heads.keys() & tails.keys():
+        for node in heads[bound]:
+            sides[id(node)] = (bound, "train")
+        for node in tails[bound]:
+            sides[id(node)] = (bound, "test")
+    return sides

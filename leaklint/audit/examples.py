@@ -1,0 +1,95 @@
+"""Each rule's example pair as specs: what the audit runs when the code's pieces can't be used.
+
+They mirror the Example / Use-instead snippets in ``rules/``; a piece comes from here
+when the finding lacks it or when it is not a literal call of an allow-listed name.
+"""
+from __future__ import annotations
+
+from leaklint.analysis.specs import CallSpec, FuncRef
+
+CLASSIFICATION = "classification"
+REGRESSION = "regression"
+
+
+def _call(qualname: str, *args, **kwargs) -> CallSpec:
+    return CallSpec(qualname, args, tuple(kwargs.items()))
+
+
+_SCALER = _call("sklearn.preprocessing.StandardScaler")
+_KNN = {
+    CLASSIFICATION: _call("sklearn.neighbors.KNeighborsClassifier", 5),
+    REGRESSION: _call("sklearn.neighbors.KNeighborsRegressor", 5),
+}
+_LINEAR = {
+    CLASSIFICATION: _call("sklearn.linear_model.LogisticRegression"),
+    REGRESSION: _call("sklearn.linear_model.Ridge"),
+}
+_FOREST = {
+    CLASSIFICATION: _call("sklearn.ensemble.RandomForestClassifier", random_state=0),
+    REGRESSION: _call("sklearn.ensemble.RandomForestRegressor", random_state=0),
+}
+_SELECT = {
+    task: _call("sklearn.feature_selection.SelectKBest", FuncRef(f"sklearn.feature_selection.{score}"), k=20)
+    for task, score in ((CLASSIFICATION, "f_classif"), (REGRESSION, "f_regression"))
+}
+
+STEPS = {
+    "LL101": {task: _SCALER for task in _KNN},
+    "LL102": _SELECT,
+    "LL103": {task: _call("sklearn.preprocessing.TargetEncoder") for task in _KNN},
+    "LL104": {CLASSIFICATION: _call("imblearn.over_sampling.SMOTE", random_state=0)},
+    "LL301": {task: _SCALER for task in _KNN},
+}
+
+# LL105's hand-computed statistic, as the transformer that computes it.
+STAT_STEPS = {
+    "mean": _SCALER,
+    "std": _SCALER,
+    "var": _SCALER,
+    "median": _call("sklearn.impute.SimpleImputer", strategy="median"),
+    "mode": _call("sklearn.impute.SimpleImputer", strategy="most_frequent"),
+    "min": _call("sklearn.preprocessing.MinMaxScaler"),
+    "max": _call("sklearn.preprocessing.MinMaxScaler"),
+}
+
+MODELS = {
+    "LL101": _KNN,
+    "LL102": _LINEAR,
+    "LL103": _LINEAR,
+    "LL104": _FOREST,
+    "LL105": _LINEAR,
+    "LL201": _FOREST,
+    "LL301": _LINEAR,
+    "LL302": _FOREST,
+}
+
+_FIVE_FOLD = {"cv": 5}
+EVALUATIONS = {
+    "LL101": _FIVE_FOLD,
+    "LL102": _FIVE_FOLD,
+    "LL103": _FIVE_FOLD,
+    "LL104": _FIVE_FOLD,
+    "LL105": _FIVE_FOLD,
+    "LL201": {"cv": _call("sklearn.model_selection.KFold", 5, shuffle=True, random_state=0)},
+    "LL301": {"split": {"test_size": 0.2, "random_state": 0}},
+    "LL302": {"split": {"test_size": 0.25, "random_state": 0}},
+}
+
+SCORINGS = {"LL103": "roc_auc", "LL104": "roc_auc"}
+
+FIT_METHODS = {"LL103": "fit"}
+
+# The rules whose leaking step is a piece of the procedure (LL105 derives it from "stat").
+STEP_RULES = frozenset(STEPS)
+
+# (rows, features) of each rule's synthetic data, from the seeds and the rules' examples.
+SIZES = {
+    "LL101": (200, 20),
+    "LL102": (100, 10_000),
+    "LL103": (2_000, 1),
+    "LL104": (500, 20),
+    "LL105": (200, 20),
+    "LL201": (300, 5),
+    "LL301": (200, 20),
+    "LL302": (400, 20),
+}

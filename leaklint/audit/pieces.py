@@ -1,0 +1,160 @@
+"""Screening a finding's procedure pieces into a job the worker may rebuild.
+
+This runs in the user's process and imports nothing from the ML stack: every piece is
+either kept (a literal call of an allow-listed name), or dropped so the worker falls
+back to the rule's example, and the drop is recorded as a substitution with the reason.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from leaklint.analysis.specs import CallSpec, FuncRef, Opaque
+from leaklint.audit import examples
+from leaklint.audit.allowlist import METRIC_SCORERS, accepts, canonical
+from leaklint.findings import Finding
+
+SPLIT_NUMBERS = ("test_size", "train_size")
+
+
+@dataclass(frozen=True)
+class Job:
+    """One finding's audit, as plain data the worker can rebuild safely."""
+
+    code: str
+    repeats: int
+    rows: Optional[int] = None
+    features: Optional[int] = None
+    dataset: Optional[str] = None
+    step: Optional[CallSpec] = None
+    stat: Optional[str] = None
+    form: Optional[str] = None
+    fit_method: str = "fit_transform"
+    model: Optional[CallSpec] = None
+    cv: object = None  # an int or a splitter CallSpec
+    split: Optional[dict] = None
+    scoring: Optional[str] = None
+    task: Optional[str] = None
+
+
+@dataclass
+class Plan:
+    job: Optional[Job] = None
+    substituted: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def substitute(self, piece: str, value, what: str = "the rule's example") -> None:
+        self.substituted.append(piece)
+        if value is None:
+            self.notes.append(f"{piece}: not found in the code; {what} is used")
+        else:
+            self.notes.append(
+                f"{piece}: `{describe(value)}` is not a literal call of an allow-listed "
+                f"library name, so it was not run; {what} is used"
+            )
+
+
+def describe(value) -> str:
+    """Short source-like text for a spec: ``SelectKBest(f_classif, k=20)``."""
+    if isinstance(value, CallSpec):
+        args = [describe(a) for a in value.args]
+        args += [f"{name}={describe(v)}" for name, v in value.kwargs]
+        return f"{value.qualname.rsplit('.', 1)[-1]}({', '.join(args)})"
+    if isinstance(value, FuncRef):
+        return value.qualname.rsplit(".", 1)[-1]
+    if isinstance(value, Opaque):
+        return value.source
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(describe(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    return repr(value)
+
+
+def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=None) -> Plan:
+    """Screen ``finding.procedure``; the finding's code must be in ``examples.MODELS``."""
+    code = finding.code
+    proc = finding.procedure or {}
+    result = Plan()
+    pieces: dict = {}
+    if code == "LL103" and proc.get("form") == "groupby-mean":
+        pieces["form"] = "groupby-mean"
+    elif code in examples.STEP_RULES:
+        role = "step-or-model" if code == "LL301" else "step"
+        pieces["step"] = _accepted(result, "step", proc.get("step"), role)
+    if code == "LL105":
+        pieces["stat"] = _stat(result, proc.get("stat"))
+    if code in ("LL101", "LL102", "LL103") and "form" not in pieces:
+        pieces["fit_method"] = _fit_method(result, code, proc.get("fit_method"))
+    pieces["model"] = _accepted(result, "model", proc.get("model"), "model")
+    pieces.update(_evaluation(result, code, proc.get("cv"), proc.get("split")))
+    if code != "LL201":
+        pieces["scoring"] = _scoring(result, code, proc.get("scoring"))
+    task = proc.get("task")
+    pieces["task"] = task if task in (examples.CLASSIFICATION, examples.REGRESSION) else None
+    result.job = Job(code, repeats, rows, features, dataset, **pieces)
+    return result
+
+
+def _accepted(result: Plan, piece: str, spec, role: str):
+    if accepts(spec, role):
+        return spec
+    result.substitute(piece, spec)
+    return None
+
+
+def _stat(result: Plan, raw) -> str:
+    name = raw.rsplit(".", 1)[-1] if isinstance(raw, str) else None
+    if name in examples.STAT_STEPS:
+        return name
+    result.substitute("stat", Opaque(str(raw)) if raw is not None else None, "the mean")
+    return "mean"
+
+
+def _fit_method(result: Plan, code: str, raw) -> str:
+    if raw in ("fit", "fit_transform"):
+        return raw
+    default = examples.FIT_METHODS.get(code, "fit_transform")
+    result.substituted.append("fit_method")
+    result.notes.append(f"fit_method: unknown; `.{default}` as in the rule's example is used")
+    return default
+
+
+def _evaluation(result: Plan, code: str, cv, split) -> dict:
+    if isinstance(cv, int) and not isinstance(cv, bool) and cv >= 2:
+        return {"cv": cv}
+    if accepts(cv, "cv"):
+        return {"cv": cv}
+    if isinstance(split, CallSpec) and canonical(split.qualname, "split"):
+        return {"split": _split_options(result, split)}
+    result.substitute("cv", cv if cv is not None else split)
+    return dict(examples.EVALUATIONS[code])
+
+
+def _split_options(result: Plan, split: CallSpec) -> dict:
+    """The literal options of a ``train_test_split`` call; its data arguments are never read."""
+    options = {"stratify": split.kwarg("stratify") is not None}
+    for name, kind in (("test_size", (int, float)), ("train_size", (int, float)),
+                       ("shuffle", bool), ("random_state", int)):
+        value = split.kwarg(name)
+        literal = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+        if value is None or literal:
+            options[name] = value
+        else:
+            result.substitute(f"split.{name}", value, "the train_test_split default")
+            options[name] = None
+    if options["shuffle"] is None:
+        options["shuffle"] = True
+    return options
+
+
+def _scoring(result: Plan, code: str, raw) -> Optional[str]:
+    if raw is None:
+        return examples.SCORINGS.get(code)
+    if isinstance(raw, str):
+        return raw
+    if isinstance(raw, FuncRef):
+        name = canonical(raw.qualname)
+        if name in METRIC_SCORERS:
+            return METRIC_SCORERS[name]
+    result.substitute("scoring", raw, "the rule's example scoring")
+    return examples.SCORINGS.get(code)

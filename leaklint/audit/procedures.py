@@ -1,0 +1,216 @@
+"""The leaked and the honest procedure of each rule, run on one dataset.
+
+Each procedure returns (leaked, honest) for one seed. The two share their folds
+wherever they see the same rows, so the per-seed difference is a paired comparison.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.model_selection import TimeSeriesSplit, check_cv, train_test_split
+from sklearn.pipeline import Pipeline
+
+CLASSIFICATION = "classification"
+
+
+@dataclass
+class Pieces:
+    """The rebuilt objects of one seed's run."""
+
+    step: object
+    model: object
+    evaluation: dict  # {"cv": int or splitter} or {"split": train_test_split options}
+    scorer: Callable
+    fit_method: str
+    task: str
+    seed: int
+
+
+class GroupMeanEncoder(TransformerMixin, BaseEstimator):
+    """The hand-written target encoding: each category's mean label, the row's own included."""
+
+    def fit(self, X, y):
+        codes, y = np.asarray(X, dtype=int), np.asarray(y, dtype=float)
+        self.prior_ = y.mean()
+        self.means_ = []
+        for column in codes.T:
+            counts, sums = np.bincount(column), np.bincount(column, weights=y)
+            self.means_.append(np.where(counts > 0, sums / np.maximum(counts, 1), self.prior_))
+        return self
+
+    def transform(self, X):
+        codes = np.asarray(X, dtype=int)
+        out = np.empty(codes.shape)
+        for j, means in enumerate(self.means_):
+            seen = codes[:, j] < len(means)
+            out[:, j] = np.where(seen, means[np.where(seen, codes[:, j], 0)], self.prior_)
+        return out
+
+
+def fitted_before_split(p: Pieces, X, y):
+    """LL101-LL103, LL105: the step fitted on all rows, or inside each training fold."""
+    step = clone(p.step)
+    Xt = step.fit(X, y).transform(X) if p.fit_method == "fit" else step.fit_transform(X, y)
+    folds = split_rows(p.evaluation, y, p.task, p.seed)
+    honest = Pipeline([("step", p.step), ("model", p.model)])
+    return _mean_score(p, p.model, Xt, y, folds), _mean_score(p, honest, X, y, folds)
+
+
+def resampled_before_split(p: Pieces, X, y):
+    """LL104: resampled before the split (synthetic rows reach the test folds), or per fold."""
+    from imblearn.pipeline import Pipeline as ResamplingPipeline
+
+    Xr, yr = clone(p.step).fit_resample(X, y)
+    leaked = _mean_score(p, p.model, Xr, yr, split_rows(p.evaluation, yr, p.task, p.seed))
+    honest = ResamplingPipeline([("step", p.step), ("model", p.model)])
+    return leaked, _mean_score(p, honest, X, y, split_rows(p.evaluation, y, p.task, p.seed))
+
+
+def shuffled_time_series(p: Pieces, X, y):
+    """LL201: the shuffled split as written, or the same number of time-ordered folds."""
+    shuffled = split_rows(p.evaluation, y, p.task, p.seed)
+    return (
+        train_mean_r2(p.model, X, y, shuffled),
+        train_mean_r2(p.model, X, y, time_ordered_rows(p.evaluation, len(y))),
+    )
+
+
+def fitted_on_test(p: Pieces, X, y):
+    """LL301: the step (or model) refitted on the held-out rows, or fitted on training rows only."""
+    folds = split_rows(p.evaluation, y, p.task, p.seed)
+    predictor = hasattr(p.step, "predict") and not hasattr(p.step, "transform")
+    scores = []
+    for train, test in folds:
+        if predictor:
+            fitted = clone(p.step).fit(_rows(X, test), y[test])
+            scores.append(p.scorer(fitted, _rows(X, test), y[test]))
+            continue
+        X_train = clone(p.step).fit_transform(_rows(X, train), y[train])
+        X_test = clone(p.step).fit_transform(_rows(X, test), y[test])
+        scores.append(p.scorer(clone(p.model).fit(X_train, y[train]), X_test, y[test]))
+    honest = p.step if predictor else Pipeline([("step", p.step), ("model", p.model)])
+    return float(np.mean(scores)), _mean_score(p, honest, X, y, folds)
+
+
+def fitted_on_all_rows(p: Pieces, X, y):
+    """LL302: the model fitted on all rows and scored on held-out ones, or on training rows."""
+    folds = split_rows(p.evaluation, y, p.task, p.seed)
+    fitted = clone(p.model).fit(X, y)
+    leaked = float(np.mean([p.scorer(fitted, _rows(X, test), y[test]) for _, test in folds]))
+    return leaked, _mean_score(p, p.model, X, y, folds)
+
+
+@dataclass(frozen=True)
+class Procedure:
+    run: Callable
+    leaked: str  # templates over step, model, evaluation, honest_evaluation, fit_method
+    honest: str
+
+
+_IN_FOLD = "{step} and {model} in one Pipeline, fitted within each training fold of {evaluation}"
+PROCEDURES = {
+    **{
+        code: Procedure(fitted_before_split, "{step}.{fit_method} on all rows, then {model} under {evaluation}", _IN_FOLD)
+        for code in ("LL101", "LL102", "LL103", "LL105")
+    },
+    "LL104": Procedure(
+        resampled_before_split,
+        "{step}.fit_resample on all rows, then {model} under {evaluation} of the resampled rows",
+        "{step} and {model} in an imblearn Pipeline, resampling only the training folds of {evaluation}",
+    ),
+    "LL201": Procedure(
+        shuffled_time_series,
+        "{model} under {evaluation} (shuffled)",
+        "{model} under {honest_evaluation} (each test block after its training rows)",
+    ),
+    "LL301": Procedure(
+        fitted_on_test,
+        "{step} refitted on the held-out rows of {evaluation} before they are scored",
+        "{step} fitted on the training rows only (with {model} if the step is not the model)",
+    ),
+    "LL302": Procedure(
+        fitted_on_all_rows,
+        "{model} fitted on all rows, scored on the held-out rows of {evaluation}",
+        "{model} fitted on the training rows of {evaluation}",
+    ),
+}
+
+
+def split_rows(evaluation: dict, y, task: str, seed: int):
+    """The (train, test) index pairs of a cross-validation or a train_test_split."""
+    n = len(y)
+    options = evaluation.get("split")
+    if options is None:
+        cv = check_cv(evaluation["cv"], y, classifier=task == CLASSIFICATION)
+        return list(cv.split(np.zeros((n, 1)), y, groups=np.arange(n)))
+    shuffle = options["shuffle"]
+    state = seed if options["random_state"] is None else options["random_state"]
+    train, test = train_test_split(
+        np.arange(n),
+        test_size=options["test_size"],
+        train_size=options["train_size"],
+        shuffle=shuffle,
+        random_state=state if shuffle else None,
+        stratify=y if options["stratify"] and shuffle else None,
+    )
+    return [(train, test)]
+
+
+def time_ordered_rows(evaluation: dict, n: int):
+    """The honest counterpart for time-ordered rows: TimeSeriesSplit, or the last rows held out."""
+    options = evaluation.get("split")
+    if options is None:
+        cv = evaluation["cv"]
+        folds = cv if isinstance(cv, int) else getattr(cv, "n_splits", 5)
+        return list(TimeSeriesSplit(folds).split(np.zeros((n, 1))))
+    test = _held_out_count(options["test_size"], options["train_size"], n)
+    return [(np.arange(n - test), np.arange(n - test, n))]
+
+
+def time_ordered_description(evaluation: dict) -> str:
+    if "split" in evaluation:
+        return "train_test_split(shuffle=False)"
+    cv = evaluation["cv"]
+    return f"TimeSeriesSplit({cv if isinstance(cv, int) else getattr(cv, 'n_splits', 5)})"
+
+
+def train_mean_r2(model, X, y, folds) -> float:
+    """R² against predicting each training set's mean, pooled over folds: 0 is chance.
+
+    The usual R² compares with the test fold's own mean, which a forecaster cannot know;
+    on drifting data that makes every time-ordered score strongly negative and unstable.
+    """
+    errors = baseline = 0.0
+    for train, test in folds:
+        predicted = clone(model).fit(X[train], y[train]).predict(X[test])
+        errors += float(np.sum((y[test] - predicted) ** 2))
+        baseline += float(np.sum((y[test] - y[train].mean()) ** 2))
+    return 1.0 - errors / baseline
+
+
+def _held_out_count(test_size, train_size, n: int) -> int:
+    if isinstance(test_size, float):
+        return math.ceil(test_size * n)
+    if isinstance(test_size, int):
+        return test_size
+    if isinstance(train_size, float):
+        return n - math.floor(train_size * n)
+    if isinstance(train_size, int):
+        return n - train_size
+    return math.ceil(0.25 * n)
+
+
+def _mean_score(p: Pieces, estimator, X, y, folds) -> float:
+    scores = [
+        p.scorer(clone(estimator).fit(_rows(X, train), y[train]), _rows(X, test), y[test])
+        for train, test in folds
+    ]
+    return float(np.mean(scores))
+
+
+def _rows(X, index):
+    return X.iloc[index] if hasattr(X, "iloc") else X[index]

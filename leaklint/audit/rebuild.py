@@ -1,0 +1,76 @@
+"""Turning screened specs into library objects, importing only allow-listed names.
+
+Runs in the worker. Every name is looked up in the allow-list again and imported from
+its canonical module; anything that is not a literal, a listed function or a listed
+call raises, so a spec that slipped past screening still cannot run.
+"""
+from __future__ import annotations
+
+import importlib
+
+from leaklint.analysis.specs import CallSpec, FuncRef
+from leaklint.audit.allowlist import canonical
+
+# Keyword arguments that are dropped before a spec is described or built: they would
+# write to disk (memory), read files (input), start processes (n_jobs) or name the
+# user's own columns (cols), none of which changes what a leak does to the score.
+DROPPED = frozenset({"memory", "input", "n_jobs", "cols"})
+
+PACKAGES = {"imblearn": "imbalanced-learn", "category_encoders": "category-encoders"}
+
+
+class Unsupported(Exception):
+    """A piece needs a package that is not installed."""
+
+
+def sanitise(spec):
+    if isinstance(spec, CallSpec):
+        return CallSpec(
+            spec.qualname,
+            tuple(sanitise(a) for a in spec.args),
+            tuple((k, sanitise(v)) for k, v in spec.kwargs if k not in DROPPED),
+        )
+    if isinstance(spec, (list, tuple)):
+        return type(spec)(sanitise(v) for v in spec)
+    return spec
+
+
+def build(spec):
+    """The object a sanitised spec describes."""
+    if isinstance(spec, CallSpec):
+        target = resolve(spec.qualname)
+        return target(*(build(a) for a in spec.args), **{k: build(v) for k, v in spec.kwargs})
+    if isinstance(spec, FuncRef):
+        return resolve(spec.qualname)
+    if isinstance(spec, (list, tuple)):
+        return type(spec)(build(v) for v in spec)
+    if spec is None or isinstance(spec, (bool, int, float, str)):
+        return spec
+    raise ValueError(f"refusing to rebuild {spec!r}")
+
+
+def resolve(qualname: str):
+    name = canonical(qualname)
+    if name is None:
+        raise ValueError(f"{qualname} is not on the audit's allow-list")
+    module, attribute = name.rsplit(".", 1)
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except ImportError as exc:
+        missing = (exc.name or module).split(".")[0]
+        package = PACKAGES.get(missing, missing)
+        raise Unsupported(f"{name} needs {package}, which is not installed (pip install {package})") from exc
+
+
+def seed(obj, value: int):
+    """Give every unset ``random_state`` the repeat's seed, so a run can be reproduced."""
+    if hasattr(obj, "get_params"):
+        unset = {
+            key: value
+            for key, current in obj.get_params(deep=True).items()
+            if (key == "random_state" or key.endswith("__random_state")) and current is None
+        }
+        obj.set_params(**unset)
+    elif getattr(obj, "random_state", 0) is None and getattr(obj, "shuffle", True):
+        obj.random_state = value
+    return obj
