@@ -23,6 +23,8 @@ from .values import (
     FoldIndex,
     Folds,
     Function,
+    Instance,
+    LocalClass,
     Ref,
     Rows,
     Seq,
@@ -102,6 +104,7 @@ class Interpreter:
         self._module = None
         self._slices: dict = {}
         self._slice_splits: dict = {}
+        self._heap: dict = {}
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module) -> Facts:
@@ -191,7 +194,7 @@ class Interpreter:
     stmt_AsyncFunctionDef = stmt_FunctionDef
 
     def stmt_ClassDef(self, stmt, scope):
-        self.bind(stmt.name, Ref("__main__." + stmt.name), scope)
+        self.bind(stmt.name, LocalClass(stmt, scope, id(stmt)), scope)
 
     def stmt_Return(self, stmt, scope):
         value = self.ev(stmt.value, scope) if stmt.value is not None else None
@@ -281,11 +284,12 @@ class Interpreter:
         elif isinstance(target, ast.Subscript):
             self._assign_into(target.value, value, scope, target)
         elif isinstance(target, ast.Attribute):
+            owner = self.ev(target.value, scope)
             path = self._path(target)
-            if path:
+            if isinstance(owner, Instance):
+                self._heap[(owner.key, target.attr)] = value
+            elif path:
                 scope.env[path] = value
-            else:
-                self.ev(target.value, scope)
 
     def _unpack(self, targets, value, scope, source) -> None:
         if isinstance(value, Seq) and not any(isinstance(t, ast.Starred) for t in targets):
@@ -379,6 +383,8 @@ class Interpreter:
         attr = node.attr
         if isinstance(base, Ref):
             return Ref(f"{base.qualname}.{attr}")
+        if isinstance(base, Instance):
+            return self._heap.get((base.key, attr), UNKNOWN)
         if isinstance(base, Estimator):
             return Data(learned=base.fits)
         if isinstance(base, Data):
@@ -541,6 +547,8 @@ class Interpreter:
             if isinstance(receiver, Ref):
                 return self.library_call(f"{receiver.qualname}.{func.attr}", node, scope)
             args, kwargs = self._arguments(node, scope)
+            if isinstance(receiver, Instance):
+                return self._call_method(receiver, func.attr, args, kwargs)
             result = self.method_call(receiver, func.attr, args, kwargs, node, scope)
             if isinstance(receiver, Estimator) and func.attr in lib.FIT_METHODS:
                 self._rebind(func.value, self._last_fitted, scope)
@@ -558,6 +566,10 @@ class Interpreter:
         args, kwargs = self._arguments(node, scope)
         if isinstance(callee, Function):
             return self._call_function(callee, args, kwargs)
+        if isinstance(callee, LocalClass):
+            instance = Instance(callee, self.new_id())
+            self._call_method(instance, "__init__", args, kwargs)
+            return instance
         if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
             return self._builtin(func.id, args)
         return merge_data(args + list(kwargs.values()))
@@ -595,6 +607,25 @@ class Interpreter:
         return args, kwargs
 
     # -------------------------------------------------------- local functions
+    def _call_method(self, instance: Instance, name: str, args, kwargs) -> Value:
+        method = self._find_method(instance.cls, name, depth=0)
+        if method is None:
+            return merge_data(args + list(kwargs.values()))
+        return self._call_function(Function(method, instance.cls.scope, id(method)), [instance] + args, kwargs)
+
+    def _find_method(self, cls: LocalClass, name: str, depth: int):
+        for stmt in cls.node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                return stmt
+        if depth < 5:
+            for base in cls.node.bases:
+                parent = self.ev(base, cls.scope)
+                if isinstance(parent, LocalClass):
+                    found = self._find_method(parent, name, depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
     def _call_function(self, func: Function, args, kwargs, standalone=False) -> Value:
         node = func.node
         if not standalone:
@@ -817,11 +848,16 @@ class Interpreter:
             if method == "score":
                 return UNKNOWN
             learned = data.learned | est.fits
+            if method in lib.PREDICT_METHODS and any(r.side is not None for r in data.rows):
+                # Predictions on a side of a split are scored there (an Evaluation,
+                # which LL302 judges); they are not a fitted step applied to that side.
+                learned = data.learned
             self._check_applied(learned, data.rows)
             return Data(rows=data.rows, learned=learned, time=data.time)
         if method in ("set_params", "set_output"):
             return est
-        return Data(learned=est.fits)
+        data = merge_data(args)
+        return replace(data, learned=data.learned | est.fits)
 
     def _data_method(self, data: Data, method, args, kwargs, node) -> Value:
         if data.grouped is not None:
@@ -845,8 +881,6 @@ class Interpreter:
             return replace(data, column=_const_str(node.args[0]) if node.args else None, indexer=False)
         if method in lib.VIEW_METHODS:
             return replace(data, indexer=False)
-        if method == "split" and data.rows:
-            return Data(learned=data.learned)
         return self.derive([data] + args + list(kwargs.values()), node)
 
     def _correlation(self, data: Data, method, args, node) -> Data:

@@ -10,9 +10,22 @@ from __future__ import annotations
 import ast
 
 
+_WRAPPERS = {"int", "len", "round", "math", "np", "floor", "ceil"}
+
+
 def _bound(node) -> str:
+    """The cut point of a slice, by the variables it is computed from.
+
+    ``data[:int(n)]`` and ``data[n - 60:]`` (a look-back window) cut at ``n``; a bound
+    made of literals only is kept as written.
+    """
     if node is None:
         return ""
+    names = sorted(
+        {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in _WRAPPERS}
+    )
+    if names:
+        return ", ".join(names)
     try:
         return ast.unparse(node)
     except Exception:  # malformed synthetic trees

@@ -100,6 +100,23 @@ class Function(Value):
     key: int = 0
 
 
+@dataclass(frozen=True)
+class LocalClass(Value):
+    """A class defined in the analysed file: its methods are inlined like functions."""
+
+    node: object = field(compare=False, hash=False)
+    scope: object = field(compare=False, hash=False)
+    key: int = 0
+
+
+@dataclass(frozen=True)
+class Instance(Value):
+    """An object of a LocalClass; its attributes live in the interpreter's heap."""
+
+    cls: LocalClass
+    key: int
+
+
 UNKNOWN = Data()
 
 
@@ -120,11 +137,13 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         return replace(a, fits=a.fits | b.fits)
     if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items):
         return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)))
+    if isinstance(a, (Data, Seq)) and isinstance(b, (Data, Seq)):
+        return join(as_data(a), as_data(b))
     if isinstance(a, Data) and not a.rows and not a.learned:
         return b
     if isinstance(b, Data) and not b.rows and not b.learned:
         return a
-    return as_data(a) if isinstance(a, Data) else a
+    return a
 
 
 def as_data(value: Optional[Value]) -> Data:
