@@ -88,10 +88,20 @@ class Contamination:
 class Evaluation:
     """A model scored on rows: ``fits`` are the model's FitEvent ids."""
 
+    id: int
     span: Span
     fits: frozenset
     rows: frozenset
     data: str
+    in_loop: bool = False  # inside a loop: one of several candidates
+
+
+@dataclass
+class Choice:
+    """Scores compared to pick a winner: ``max``, ``argmax``, ``sorted``, ``if s > best``."""
+
+    span: Span
+    evaluations: frozenset
 
 
 @dataclass
@@ -100,6 +110,7 @@ class Facts:
     splits: dict = field(default_factory=dict)  # id -> SplitEvent
     contaminations: list = field(default_factory=list)
     evaluations: list = field(default_factory=list)
+    choices: list = field(default_factory=list)
     label_columns: set = field(default_factory=set)
 
     def contaminations_of(self, learn_id: int) -> list:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Optional
 
 from . import libraries as lib
-from .facts import Contamination, Evaluation, Facts, LearnEvent, Span, SplitEvent, saw_held_out
+from .facts import Choice, Contamination, Evaluation, Facts, LearnEvent, Span, SplitEvent, saw_held_out
 from .slices import positional_sides
 from .specs import to_spec
 from .values import (
@@ -105,6 +105,7 @@ class Interpreter:
         self._slices: dict = {}
         self._slice_splits: dict = {}
         self._heap: dict = {}
+        self._loops = 0
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module) -> Facts:
@@ -216,13 +217,21 @@ class Interpreter:
 
     def stmt_While(self, stmt, scope):
         self.ev(stmt.test, scope)
-        self._branches(scope, [stmt.body + stmt.orelse, []])
+        self._loops += 1
+        try:
+            self._branches(scope, [stmt.body + stmt.orelse, []])
+        finally:
+            self._loops -= 1
 
     def stmt_For(self, stmt, scope):
         iterable = self.ev(stmt.iter, scope)
         before = dict(scope.env)
         self.assign(stmt.target, self.iterate(iterable), scope, stmt.iter)
-        self.exec_block(stmt.body, scope)
+        self._loops += 1
+        try:
+            self.exec_block(stmt.body, scope)
+        finally:
+            self._loops -= 1
         self.exec_block(stmt.orelse, scope)
         self._join_into(scope, before)
 
@@ -316,12 +325,15 @@ class Interpreter:
         self.ev(target.slice, scope)
         if isinstance(base_node, (ast.Name, ast.Attribute)):
             current = self.ev(base_node, scope)
-            if isinstance(current, Data):
+            if isinstance(current, Seq):
+                self.assign(base_node, merge_data([current, value]), scope)
+            elif isinstance(current, Data):
                 incoming = as_data(value)
                 merged = Data(
                     rows=current.rows,
                     learned=current.learned | incoming.learned,
                     time=current.time or incoming.time,
+                    scores=current.scores | incoming.scores,
                 )
                 self._check_applied(merged.learned, current.rows)
                 self.assign(base_node, merged, scope)
@@ -346,6 +358,8 @@ class Interpreter:
                 out = join(out, item)
             return out if out is not None else UNKNOWN
         if isinstance(value, _Enumerated):
+            return Seq((UNKNOWN, self.iterate(value.inner)))
+        if isinstance(value, _Items):
             return Seq((UNKNOWN, self.iterate(value.inner)))
         if isinstance(value, _Zipped):
             return Seq(tuple(self.iterate(v) for v in value.items))
@@ -480,7 +494,16 @@ class Interpreter:
 
     def ex_Compare(self, node, scope):
         values = [self.ev(node.left, scope)] + [self.ev(c, scope) for c in node.comparators]
+        operands = [node.left] + list(node.comparators)
+        if not any(isinstance(o, ast.Constant) for o in operands) and isinstance(node.ops[0], lib.ORDERING):
+            self._choice(values, node)
         return self.derive([self._drop_stats(as_data(v)) for v in values], node)
+
+    def _choice(self, values, node) -> None:
+        """Scores ordered to pick a winner."""
+        scores = merge_data(values).scores
+        if scores:
+            self.facts.choices.append(Choice(span_of(node), scores))
 
     def ex_BoolOp(self, node, scope):
         return merge_data([self.ev(v, scope) for v in node.values])
@@ -570,6 +593,8 @@ class Interpreter:
             instance = Instance(callee, self.new_id())
             self._call_method(instance, "__init__", args, kwargs)
             return instance
+        if isinstance(func, ast.Name) and func.id in lib.CHOOSING_BUILTINS:
+            self._choice(args + list(kwargs.values()), node)
         if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
             return self._builtin(func.id, args)
         return merge_data(args + list(kwargs.values()))
@@ -684,6 +709,8 @@ class Interpreter:
             if not data.rows:
                 data = replace(data, rows=self.fresh_rows())
             return replace(data, time=TimeMark(node.lineno, reason))
+        if root == "numpy" and name in lib.CHOOSING_FUNCTIONS:
+            self._choice(args, node)
         if root == "numpy" and name in lib.NUMPY_STATS and args:
             return self._statistic(name, args[0], node)
         if root == "pandas" and name.startswith(lib.READER_PREFIX):
@@ -820,7 +847,9 @@ class Interpreter:
             return self._data_method(receiver, method, args, kwargs, node)
         if isinstance(receiver, Function):
             return UNKNOWN
-        if isinstance(receiver, Seq) and method in ("items", "values", "keys", "copy"):
+        if isinstance(receiver, Seq) and method == "items":
+            return _Items(receiver)
+        if isinstance(receiver, Seq) and method in ("values", "copy"):
             return receiver
         return merge_data([receiver] + args + list(kwargs.values()))
 
@@ -841,25 +870,31 @@ class Interpreter:
             return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
         if method in lib.PREDICT_METHODS or method in lib.APPLY_METHODS or method == "score":
             data = as_data(args[0]) if args else as_data(kwargs.get("X"))
+            scores = frozenset()
             if est.fits and (method in lib.PREDICT_METHODS or method == "score"):
-                self.facts.evaluations.append(
-                    Evaluation(span_of(node), est.fits, data.rows, text_of(node.args[0] if node.args else None))
+                evaluation = Evaluation(
+                    self.new_id(), span_of(node), est.fits, data.rows,
+                    text_of(node.args[0] if node.args else None), in_loop=self._loops > 0,
                 )
+                self.facts.evaluations.append(evaluation)
+                scores = frozenset({evaluation.id})
             if method == "score":
-                return UNKNOWN
+                return Data(scores=scores)
             learned = data.learned | est.fits
             if method in lib.PREDICT_METHODS and any(r.side is not None for r in data.rows):
                 # Predictions on a side of a split are scored there (an Evaluation,
                 # which LL302 judges); they are not a fitted step applied to that side.
                 learned = data.learned
             self._check_applied(learned, data.rows)
-            return Data(rows=data.rows, learned=learned, time=data.time)
+            return Data(rows=data.rows, learned=learned, time=data.time, scores=scores)
         if method in ("set_params", "set_output"):
             return est
         data = merge_data(args)
         return replace(data, learned=data.learned | est.fits)
 
     def _data_method(self, data: Data, method, args, kwargs, node) -> Value:
+        if method in lib.CHOOSING_METHODS:
+            self._choice([data], node)
         if data.grouped is not None:
             return self._group_method(data, method, args, node)
         if method == "groupby":
@@ -1038,6 +1073,11 @@ class Interpreter:
 
 
 class _Enumerated(Value):
+    def __init__(self, inner):
+        self.inner = inner
+
+
+class _Items(Value):
     def __init__(self, inner):
         self.inner = inner
 

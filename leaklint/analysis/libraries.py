@@ -6,6 +6,8 @@ are the same class (scikit-learn re-exports from private modules).
 """
 from __future__ import annotations
 
+import ast
+
 
 def lib_key(qualname: str) -> tuple:
     parts = qualname.split(".")
@@ -149,6 +151,12 @@ RESAMPLE_METHODS = frozenset(("fit_resample", "fit_sample"))
 COLLECTING_METHODS = frozenset(("append", "extend", "insert"))
 PREDICT_METHODS = frozenset(("predict", "predict_proba", "predict_log_proba", "decision_function"))
 APPLY_METHODS = frozenset(("transform", "inverse_transform", "score_samples", "apply", "kneighbors"))
+# Picking the best of several scores.
+CHOOSING_BUILTINS = frozenset(("max", "min", "sorted"))
+CHOOSING_FUNCTIONS = frozenset(("argmax", "argmin", "nanargmax", "nanargmin", "argsort"))
+CHOOSING_METHODS = frozenset(("idxmax", "idxmin", "argmax", "argmin", "sort_values", "nlargest", "nsmallest", "sort"))
+ORDERING = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
+
 # Frame attributes that are metadata, not rows.
 METADATA_ATTRIBUTES = frozenset(("columns", "shape", "dtypes", "dtype", "ndim", "size", "name", "names"))
 VIEW_ATTRIBUTES = frozenset(("values", "T", "array", "index", "dt", "str", "cat", "iloc", "loc", "at", "iat", "plot"))

@@ -51,6 +51,7 @@ class Data(Value):
     grouped: Optional[tuple] = None  # (column,) of a pending groupby selection
     indexer: bool = False  # .iloc / .loc accessor of a frame
     window: bool = False  # a rolling/expanding/ewm/resample window: its mean is per row
+    scores: frozenset = frozenset()  # ids of the Evaluations this value is a score of
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             learned=a.learned | b.learned,
             time=a.time or b.time,
             column=a.column if a.column == b.column else None,
+            scores=a.scores | b.scores,
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
@@ -162,10 +164,11 @@ def as_data(value: Optional[Value]) -> Data:
 
 def merge_data(values, drop_learned=frozenset()) -> Data:
     """Data derived from several inputs: union of rows and learned events."""
-    rows, learned, time = frozenset(), frozenset(), None
+    rows, learned, scores, time = frozenset(), frozenset(), frozenset(), None
     for value in values:
         data = as_data(value)
         rows |= data.rows
         learned |= data.learned
+        scores |= data.scores
         time = time or data.time
-    return Data(rows=rows, learned=learned - drop_learned, time=time)
+    return Data(rows=rows, learned=learned - drop_learned, time=time, scores=scores)
