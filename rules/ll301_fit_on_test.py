@@ -1,7 +1,9 @@
 """## What it does
 Flags a learned step or a model fitted on the held-out side of a split: `scaler.fit(X_test)`,
 `scaler.fit_transform(X_test)`, `model.fit(X_test, y_test)`, a fit on the test indices
-of a cross-validation loop, or on a validation split before it is used to validate.
+of a cross-validation loop, or on a validation split before it is used to validate; and
+statistics recomputed by hand on the held-out side and applied to it
+(`X_test = (X_test - X_test.mean()) / X_test.std()`).
 
 ## Why is this bad?
 The held-out rows exist to be judged by a procedure that never saw them. Refitting a
@@ -87,9 +89,9 @@ NOT_LEARNED = {
 def check(ctx):
     hits = []
     for event in ctx.facts.learns.values():
-        if event.kind not in ("fit", "call") or not event.rows or event.qualname not in ctx.catalog:
-            continue
-        if short(event.qualname) in NOT_LEARNED:
+        by_hand = event.kind == "stat" and event.applied
+        learned_step = event.kind in ("fit", "call") and event.qualname in ctx.catalog
+        if not event.rows or not (by_hand or learned_step) or short(event.qualname) in NOT_LEARNED:
             continue
         if any(r.side is None or not r.side.held_out for r in event.rows):
             continue
@@ -98,9 +100,10 @@ def check(ctx):
         if split is not None:
             related = ((split.span, f"{event.data} is the held-out side of the split at {ctx.where(split.span)}"),)
         side = "test indices of a fold" if event.held_out_sides[0].kind == "fold-test" else "held-out side of a split"
+        what = f"the {event.qualname} of {event.data} is computed on" if by_hand else f"{short(event.qualname)} is fitted on {event.data},"
         message = (
-            f"{short(event.qualname)} is fitted on {event.data}, the {side}; the held-out rows "
-            "determine what it learns, so the evaluation no longer tests unseen data"
+            f"{what} the {side}; the held-out rows determine what is learned from them, "
+            "so the evaluation no longer tests unseen data"
         )
         hits.append(Hit(event.span, message, related, dict(event.procedure)))
     return hits

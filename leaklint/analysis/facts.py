@@ -39,6 +39,7 @@ class LearnEvent:
     column: Optional[str] = None
     steps: tuple = ()  # qualnames inside a Pipeline
     has_labels: bool = False  # a y was passed to the fit
+    applied: bool = False  # a statistic combined with rows (not only printed)
     procedure: dict = field(default_factory=dict)
 
     @property

@@ -297,6 +297,9 @@ class Interpreter:
             path = self._path(target)
             if isinstance(owner, Instance):
                 self._heap[(owner.key, target.attr)] = value
+            elif isinstance(owner, Data) and owner.rows and isinstance(target.value, (ast.Name, ast.Attribute)):
+                # df.index = pd.to_datetime(df.index): the frame now holds what was set
+                self._assign_into(target.value, value, scope, None)
             elif path:
                 scope.env[path] = value
 
@@ -322,7 +325,8 @@ class Interpreter:
         base_node = container
         if isinstance(base_node, ast.Attribute) and base_node.attr in ("loc", "iloc", "at", "iat"):
             base_node = base_node.value
-        self.ev(target.slice, scope)
+        if target is not None:
+            self.ev(target.slice, scope)
         if isinstance(base_node, (ast.Name, ast.Attribute)):
             current = self.ev(base_node, scope)
             if isinstance(current, Seq):
@@ -948,6 +952,9 @@ class Interpreter:
         """Learned information applied to a side of a split it had already seen."""
         if not learned:
             return
+        if rows:
+            for learn_id in learned:
+                self.facts.learns[learn_id].applied = True
         sides = {r.side.split for r in rows if r.side is not None}
         for split_id in sides:
             split = self.facts.splits.get(split_id)
