@@ -1,80 +1,146 @@
-"""Results of unchanged files, keyed on content, leaklint version and settings.
+"""Results of unchanged files, keyed on content, leaklint's code and the file's settings.
 
-A re-run on an unchanged tree (the common pre-commit case) then only reads and
-hashes the files.
+A re-run on an unchanged tree (the common pre-commit case) then only reads, screens
+and hashes the files. The cache is one file, ``.leaklint_cache/results-<version>.pickle``,
+next to a ``CACHEDIR.TAG`` and a ``.gitignore``; it is read with an unpickler that
+only builds leaklint's own result classes, so a planted cache file cannot run code.
 """
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import pickle
 import tempfile
+import time
 from pathlib import Path
 from typing import Optional
 
 CACHE_DIR = ".leaklint_cache"
+FORMAT = 2
+MAX_ENTRIES = 100_000  # the least recently used beyond this are dropped
+MAX_AGE_DAYS = 30  # entries no run has used for this long are dropped
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by leaklint.\n"
+
+_ALLOWED = {
+    "leaklint.engine": {"FileResult"},
+    "leaklint.findings": {"Finding", "Location", "Related"},
+    "leaklint.analysis.specs": {"CallSpec", "FuncRef", "Opaque"},
+    "builtins": {"complex", "frozenset", "set", "slice", "Ellipsis", "NotImplemented", "range"},
+    "copyreg": {"_reconstructor"},
+}
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module, name):
+        if name in _ALLOWED.get(module, ()):
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a leaklint cache")
+
+
+def code_fingerprint(version: str) -> str:
+    """leaklint's version and the size and mtime of its modules (an edited checkout counts)."""
+    import leaklint
+    import leaklint.rules
+
+    digest = hashlib.blake2b(version.encode(), digest_size=16)
+    roots = sorted({str(Path(leaklint.__file__).parent), *map(str, leaklint.rules.__path__)})
+    for root in roots:
+        for directory, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if name.endswith(".py"):
+                    try:
+                        stat = os.stat(os.path.join(directory, name))
+                    except OSError:
+                        continue
+                    digest.update(f"{directory}/{name}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
 
 
 class Cache:
-    def __init__(self, directory: Path, version: str, entries: dict):
-        self.directory = directory
+    def __init__(self, directory: Path, version: str, entries: dict, fingerprint: str = ""):
+        self.directory = Path(directory)
         self.version = version
-        self.entries = entries
-        self.used: dict = {}
+        self.fingerprint = fingerprint
+        self.entries = entries  # key -> (day last used, FileResult)
+        self.today = int(time.time() // 86400)
         self.dirty = False
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def path(self) -> Path:
+        return self.directory / f"results-{self.version}.pickle"
 
     @classmethod
     def open(cls, directory: Path, version: str) -> "Cache":
+        fingerprint = code_fingerprint(version)
         entries = {}
         try:
-            with open(directory / f"results-{version}.pickle", "rb") as handle:
-                loaded = pickle.load(handle)
-            if isinstance(loaded, dict):
-                entries = loaded
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
+            with open(Path(directory) / f"results-{version}.pickle", "rb") as handle:
+                loaded = _Unpickler(io.BytesIO(handle.read())).load()
+            if (
+                isinstance(loaded, dict)
+                and loaded.get("format") == FORMAT
+                and loaded.get("fingerprint") == fingerprint
+                and isinstance(loaded.get("entries"), dict)
+            ):
+                entries = loaded["entries"]
+        except Exception:  # missing, truncated, foreign or tampered: start empty
             entries = {}
-        return cls(directory, version, entries)
+        return cls(directory, version, entries, fingerprint)
 
-    def _key(self, job) -> Optional[str]:
-        path = job[0]
-        try:
-            with open(path, "rb") as handle:
-                content = handle.read()
-        except OSError:
-            return None
-        digest = hashlib.blake2b(content, digest_size=20)
-        digest.update(repr(job).encode())
+    def key(self, job, raw: bytes) -> str:
+        """The file's content with everything that decides its result: path, codes, catalogs."""
+        digest = hashlib.blake2b(raw, digest_size=20)
+        digest.update(b"\0" + repr(job).encode("utf-8", "surrogateescape"))
         return digest.hexdigest()
 
-    def get(self, job):
-        key = self._key(job)
-        if key is None:
+    def get(self, key: str):
+        entry = self.entries.get(key)
+        if entry is None:
+            self.misses += 1
             return None
-        result = self.entries.get(key)
-        if result is not None:
-            self.used[key] = result
-        return result
-
-    def put(self, job, result) -> None:
-        key = self._key(job)
-        if key is not None:
-            self.used[key] = result
+        self.hits += 1
+        if entry[0] != self.today:
+            self.entries[key] = (self.today, entry[1])
             self.dirty = True
+        return entry[1]
+
+    def put(self, key: str, result) -> None:
+        self.entries[key] = (self.today, result)
+        self.dirty = True
 
     def save(self) -> None:
-        """Keep the entries of this run only, so the cache does not grow without bound."""
-        if not self.dirty and len(self.used) == len(self.entries):
+        """Write the entries back (atomically), dropping old and surplus ones."""
+        if not self.dirty:
             return
+        oldest = self.today - MAX_AGE_DAYS
+        kept = {k: v for k, v in self.entries.items() if v[0] >= oldest}
+        if len(kept) > MAX_ENTRIES:
+            newest = sorted(kept.items(), key=lambda item: item[1][0], reverse=True)[:MAX_ENTRIES]
+            kept = dict(newest)
+        payload = {"format": FORMAT, "fingerprint": self.fingerprint, "entries": kept}
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             tag = self.directory / "CACHEDIR.TAG"
             if not tag.exists():
                 tag.write_text(_TAG)
-                (self.directory / ".gitignore").write_text("*\n")
-            fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(self.used, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.directory / f"results-{self.version}.pickle")
-        except OSError:
-            pass  # a read-only tree still gets its findings, only without a cache
+            ignore = self.directory / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# Created by leaklint automatically.\n*\n")
+            fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".results-", suffix=".tmp")
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(tmp, self.path)
+            except BaseException:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+                raise
+        except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            pass  # a read-only tree or an unpicklable result: findings still shown, not cached
+        self.dirty = False

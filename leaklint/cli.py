@@ -94,9 +94,13 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
         "ignore": _codes(ignore, "--ignore"),
     }
     paths = paths or (".",)
+    config = Path(config_path) if config_path else None
     try:
+        resolver = SettingsResolver(config, isolated, overrides)
         if "-" in paths:
-            run = _lint_stdin(stdin_filename, overrides, config_path, isolated)
+            if len(paths) > 1:
+                raise click.UsageError("'-' (read stdin) cannot be combined with other paths")
+            run = _lint_stdin(stdin_filename, resolver, force_exclude)
         else:
             missing = [p for p in paths if not os.path.lexists(p)]
             if missing:
@@ -104,12 +108,13 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
             run = lint_paths(
                 paths,
                 overrides=overrides,
-                config=Path(config_path) if config_path else None,
+                config=config,
                 isolated=isolated,
                 force_exclude=force_exclude,
                 jobs=jobs,
                 cache_dir=None if no_cache else Path(CACHE_DIR),
             )
+        counted_errors = [e for e in run.errors if resolver(Path(os.path.abspath(e.path))).selects_parse_errors(e.path)]
     except ConfigError as err:
         raise click.ClickException(str(err)) from None
     leaks = [f for f in run.findings if f.code != PARSE_CODE]
@@ -119,7 +124,9 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
     if text_format:
         if statistics:
             report += _statistics(run.findings)
-        report += summary(len(leaks), len({f.path for f in leaks}), len({f.path for f in run.errors})) + "\n"
+        whole = {e.path for e in run.errors if e.location.cell is None}
+        partly = {e.path for e in run.errors if e.location.cell is not None} - whole
+        report += summary(len(leaks), len({f.path for f in leaks}), len(whole), len(partly)) + "\n"
     _write(report, output_file)
     for line in run.internal:
         click.echo(f"leaklint: {line}", err=True)
@@ -127,21 +134,18 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
         click.echo(_statistics(run.findings), err=True, nl=False)
     if run.internal:
         return EXIT_ERROR
-    counted = leaks or [f for f in run.errors if f.code in _selected_ll000(overrides)]
+    counted = leaks or counted_errors
     return EXIT_FINDINGS if counted and not exit_zero else EXIT_CLEAN
 
 
-def _selected_ll000(overrides) -> set:
-    chosen = (overrides.get("select") or ()) + (overrides.get("extend_select") or ())
-    return {PARSE_CODE} if any(PARSE_CODE.startswith(c) and c not in ("L", "LL") for c in chosen) else set()
-
-
-def _lint_stdin(stdin_filename, overrides, config_path, isolated):
+def _lint_stdin(stdin_filename, resolver, force_exclude):
+    """The source on stdin, linted as the file ``--stdin-filename`` names (its settings, its kind)."""
     name = stdin_filename or "-"
-    resolver = SettingsResolver(Path(config_path) if config_path else None, isolated, overrides)
+    settings = resolver(Path(os.path.abspath(name)))
+    if force_exclude and stdin_filename and settings.is_excluded(name):
+        return collect([], 0)
     raw = sys.stdin.buffer.read()
-    job = job_for(name, resolver(Path(os.path.abspath(name))))
-    return collect([run_job(job, raw)], 1)
+    return collect([run_job(job_for(name, settings), raw)], 1)
 
 
 def _statistics(findings) -> str:
@@ -152,6 +156,7 @@ def _statistics(findings) -> str:
 def _write(report: str, output_file) -> None:
     if output_file:
         try:
+            Path(output_file).parent.mkdir(parents=True, exist_ok=True)
             Path(output_file).write_text(report, encoding="utf-8")
         except OSError as err:
             raise click.ClickException(f"cannot write {output_file}: {err.strerror}") from None

@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import ast
+import codecs
 import re
+import sys
+import threading
 from dataclasses import dataclass, field
 
 from .analysis import analyze
 from .analysis.facts import Span
 from .findings import Finding, Location, Related
 from .ruleset import Context, Rule
-from .sources import Source, SourceError, read_source
+from .sources import Source, SourceError, decode, read_source
 from .suppress import file_is_suppressed, suppressed
 
 # Every rule needs a split, a cross-validation or a search; a file that names none
@@ -20,18 +23,41 @@ SCREEN = re.compile(
     rb"|SearchCV|_curve\b|permutation_test_score|\.split\(\s*[A-Za-z_]"
 )
 FIT_CALL = re.compile(rb"\.fit\w*\(")
-HEAD_SLICE = re.compile(rb"\[\s*0?\s*:\s*[A-Za-z_(]")
+HEAD_SLICE = re.compile(rb"\[\s*0?\s*:\s*[A-Za-z_(\"']")
+# One of these is in every SCREEN match (tests/test_properties.py checks it).
+_NEEDLES = (b"split", b"Split", b"cross_val", b"Fold", b"LeaveOne", b"LeaveP", b"SearchCV", b"_curve",
+            b"permutation_test_score")
 
 
 def may_leak(text: bytes) -> bool:
     """The cheap textual screen run before parsing."""
-    if SCREEN.search(text) is not None:
+    # Substring tests (memchr-fast) rule most files out before the regexes run; every
+    # SCREEN match contains one of _NEEDLES and every FIT_CALL match contains ".fit".
+    if any(needle in text for needle in _NEEDLES) and SCREEN.search(text) is not None:
         return True
-    return FIT_CALL.search(text) is not None and HEAD_SLICE.search(text) is not None
+    return b".fit" in text and FIT_CALL.search(text) is not None and HEAD_SLICE.search(text) is not None
 
 
 PARSE_CODE = "LL000"
 PARSE_NAME = "unparsable-file"
+_WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+# A syntax error on a line like these means the file is Python 2, not a typo.
+_PY2_MESSAGES = (
+    "Missing parentheses in call to 'print'",
+    "Missing parentheses in call to 'exec'",
+    "leading zeros in decimal integer literals",
+    "multiple exception types must be parenthesized",
+)
+_PY2_LINE = re.compile(
+    r"^\s*(?:print\s+[^\s(=.,)\[]|print\s*$|exec\s+[\"'\w]|raise\s+[\w.]+\s*,"
+    r"|except\s+[\w.]+\s*,\s*\w+\s*:)|`|<>|\bur[\"']|\b\d+[lL]\b|\b0[0-7]+\b"
+)
+
+# Nesting deeper than the default recursion limit allows is retried on a thread with a
+# large stack and a higher limit; deeper still, the file is reported as LL000.
+DEEP_RECURSION_LIMIT = 12_000
+DEEP_STACK_SIZE = 512 * 1024 * 1024
 
 
 @dataclass
@@ -64,7 +90,7 @@ def parse(source: Source, path: str) -> tuple:
             return ast.parse(text, filename=path), errors, text
         except SyntaxError as err:
             cell, line = source.locate(err.lineno or 1)
-            reason = f"syntax error: {err.msg}"
+            reason = _syntax_reason(err, text)
             if source.cells is None:
                 raise SourceError(reason, err.lineno) from None
             errors.append(SourceError(reason + "; cell skipped", line, cell))
@@ -73,15 +99,101 @@ def parse(source: Source, path: str) -> tuple:
                 if number == cell and index < len(lines):
                     lines[index] = ""
             text = "\n".join(lines)
-        except (ValueError, MemoryError, RecursionError) as err:
-            raise SourceError(f"cannot parse: {type(err).__name__}") from None
+        except MemoryError:  # the parser's own limit on nesting ("too complex")
+            raise SourceError("cannot parse: too deeply nested or too complex for the Python parser") from None
+        except ValueError as err:
+            raise SourceError(f"cannot parse: {err}") from None
     raise SourceError("cannot parse")
 
 
-def lint_bytes(path: str, raw: bytes, rules: list, catalogs: dict, time_functions=frozenset()) -> FileResult:
+def _syntax_reason(err: SyntaxError, text: str) -> str:
+    kind = "indentation error" if isinstance(err, IndentationError) else "syntax error"
+    message = err.msg or "invalid syntax"
+    line = err.text
+    if line is None and err.lineno:
+        lines = text.split("\n", err.lineno)
+        line = lines[err.lineno - 1] if len(lines) >= err.lineno else ""
+    if message.startswith(_PY2_MESSAGES) or _PY2_LINE.search(line or ""):
+        return f"not Python 3 (this looks like Python 2): {kind}: {message}"
+    return f"{kind}: {message}"
+
+
+def prescreen(path: str, raw: bytes):
+    """A FileResult when the file needs no parsing (None when it must be analysed).
+
+    A file that names no split, cross-validation or search cannot leak and is not
+    parsed; it is still decoded (cheap), so a binary or mis-encoded file is reported.
+    """
+    if path.endswith(".ipynb"):
+        return None
+    if raw.startswith(_WIDE_BOMS):
+        try:
+            screened = decode(raw).encode("utf-8")
+        except SourceError:
+            return None  # lint_bytes reports the decoding error
+    else:
+        screened = raw
+    if may_leak(screened):
+        return None
     result = FileResult(path)
-    if not path.endswith(".ipynb") and not may_leak(raw):
+    if screened is raw and raw.isascii() and b"\x00" not in raw:
         return result
+    try:
+        decode(raw)
+    except SourceError as err:
+        result.errors.append(diagnostic(path, err.reason, err.line, err.cell))
+    return result
+
+
+def lint_bytes(path: str, raw: bytes, rules: list, catalogs: dict, time_functions=frozenset()) -> FileResult:
+    screened = prescreen(path, raw)
+    if screened is not None:
+        return screened
+    try:
+        return _lint(path, raw, rules, catalogs, time_functions)
+    except RecursionError:
+        pass
+    try:
+        return _deeply(_lint, path, raw, rules, catalogs, time_functions)
+    except RecursionError:
+        result = FileResult(path)
+        result.errors.append(diagnostic(path, "too deeply nested to analyse (nesting deeper than the analysis supports)"))
+        return result
+
+
+def _deeply(function, *args):
+    """Run ``function(*args)`` on a thread with a large stack and a higher recursion limit."""
+    outcome: dict = {}
+
+    def target():
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as err:  # re-raised on the calling thread
+            outcome["error"] = err
+
+    old_limit = sys.getrecursionlimit()
+    old_stack = threading.stack_size()
+    # The limit is process-wide: raised only while the caller waits for this thread.
+    sys.setrecursionlimit(max(old_limit, DEEP_RECURSION_LIMIT))
+    try:
+        try:
+            threading.stack_size(DEEP_STACK_SIZE)
+            thread = threading.Thread(target=target, name="leaklint-deep", daemon=True)
+            thread.start()
+        except (ValueError, RuntimeError):  # the platform refuses a large stack
+            raise RecursionError("no large stack available") from None
+        finally:
+            threading.stack_size(old_stack)
+        thread.join()
+    finally:
+        sys.setrecursionlimit(old_limit)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _lint(path, raw, rules, catalogs, time_functions) -> FileResult:
+    result = FileResult(path)
     try:
         source = read_source(path, raw)
         if path.endswith(".ipynb") and not may_leak(source.text.encode("utf-8", "replace")):
@@ -94,11 +206,7 @@ def lint_bytes(path: str, raw: bytes, rules: list, catalogs: dict, time_function
         result.errors.append(diagnostic(path, err.reason, err.line, err.cell))
     if file_is_suppressed(text):
         return result
-    try:
-        facts = analyze(tree, time_functions)
-    except RecursionError:
-        result.errors.append(diagnostic(path, "too deeply nested to analyse"))
-        return result
+    facts = analyze(tree, time_functions)
     result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs)
     return result
 
@@ -154,4 +262,4 @@ def _statement_starts(tree) -> dict:
     return starts
 
 
-__all__ = ["FileResult", "Rule", "lint_bytes", "diagnostic", "PARSE_CODE"]
+__all__ = ["FileResult", "Rule", "lint_bytes", "prescreen", "diagnostic", "PARSE_CODE"]

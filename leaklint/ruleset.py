@@ -157,7 +157,8 @@ def learned_before_split(ctx: Context, matches: Callable, explain: Callable, ext
     by_event: dict = {}
     for fact in ctx.facts.contaminations:
         event = ctx.facts.learns[fact.learn]
-        if matches(event):
+        # learned after the split from both of its sides: that is fit-on-test (LL301)
+        if event.before_split and matches(event):
             by_event.setdefault(fact.learn, []).append(ctx.facts.splits[fact.split])
     hits = []
     for learn_id, splits in by_event.items():

@@ -1,9 +1,19 @@
-"""A whole run: discover files, resolve each file's settings, lint in parallel, cache."""
+"""A whole run: discover files, resolve each file's settings, lint in parallel, cache.
+
+Each file is read once. The parent screens it (a file naming no split, cross-validation
+or search cannot leak), looks the survivors up in the cache by content, and only the
+rest are parsed and analysed: in this process for a small run, else in a pool of
+worker processes, largest files first. Output does not depend on the order of the
+files or on ``--jobs``: results are collected per path and sorted.
+"""
 from __future__ import annotations
 
+import gc
+import multiprocessing
 import os
 import traceback
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -12,8 +22,12 @@ from . import __version__
 from .cache import Cache
 from .config import Settings, find_config, load_settings, with_overrides
 from .discover import iter_files
-from .engine import FileResult, diagnostic, lint_bytes
+from .engine import FileResult, diagnostic, lint_bytes, prescreen
 from .ruleset import rule_by_code
+
+# Below this much source to analyse, starting worker processes costs more than it saves.
+PARALLEL_MIN_BYTES = 256 * 1024
+PARALLEL_MIN_FILES = 4
 
 
 @dataclass
@@ -55,29 +69,49 @@ def job_for(path: str, settings: Settings) -> tuple:
     return (path, codes, extra, tuple(settings.time_functions))
 
 
-def run_job(job, raw: Optional[bytes] = None) -> FileResult:
-    path, codes, extra, time_functions = job
+def read_file(path: str):
+    """(bytes, None), or (None, a FileResult with the LL000 saying why it cannot be read)."""
     try:
-        if raw is None:
-            with open(path, "rb") as handle:
-                raw = handle.read()
+        with open(path, "rb") as handle:
+            return handle.read(), None
     except OSError as err:
         result = FileResult(path)
-        result.errors.append(diagnostic(path, f"cannot read: {err.strerror or err}"))
-        return result
+        reason = err.strerror or type(err).__name__
+        if isinstance(err, IsADirectoryError):
+            reason = "is a directory"
+        result.errors.append(diagnostic(path, f"cannot read: {reason}"))
+        return None, result
+    except (MemoryError, OverflowError):
+        result = FileResult(path)
+        result.errors.append(diagnostic(path, "cannot read: too large"))
+        return None, result
+
+
+def internal_error(path: str, err: BaseException) -> FileResult:
+    result = FileResult(path)
+    frames = traceback.extract_tb(err.__traceback__)
+    where = f" ({Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    message = str(err).splitlines()[0][:200] if str(err) else ""
+    result.internal.append(
+        f"{path}: internal error {type(err).__name__}: {message}{where}; please report it"
+    )
+    return result
+
+
+def run_job(job, raw: Optional[bytes] = None) -> FileResult:
+    """Lint one file; never raises (an internal error becomes a one-line report)."""
+    path, codes, extra, time_functions = job
+    if raw is None:
+        raw, failure = read_file(path)
+        if failure is not None:
+            return failure
     try:
         rules = [rule for rule in map(rule_by_code, codes) if rule is not None]
         extras = dict(extra)
         catalogs = {rule.code: rule.catalog.extended(extras.get(rule.code, ())) for rule in rules}
-        result = lint_bytes(path, raw, rules, catalogs, frozenset(time_functions))
+        return lint_bytes(path, raw, rules, catalogs, frozenset(time_functions))
     except Exception as err:  # one file's internal error must not stop the run
-        result = FileResult(path)
-        where = traceback.extract_tb(err.__traceback__)[-1]
-        result.internal.append(
-            f"{path}: internal error {type(err).__name__}: {err} "
-            f"({Path(where.filename).name}:{where.lineno}); please report it"
-        )
-    return result
+        return internal_error(path, err)
 
 
 def lint_paths(
@@ -93,20 +127,39 @@ def lint_paths(
     work = [job_for(path, resolver(Path(path))) for path, _ in iter_files(paths, resolver, force_exclude)]
     cache = Cache.open(cache_dir, __version__) if cache_dir is not None else None
     results: dict = {}
-    pending = []
+    pending = []  # (job, raw, cache key)
     for job in work:
-        hit = cache.get(job) if cache is not None else None
-        if hit is not None:
-            results[job[0]] = hit
-        else:
-            pending.append(job)
-    for job, result in zip(pending, _execute(pending, jobs)):
+        path = job[0]
+        raw, failure = read_file(path)
+        if failure is not None:
+            results[path] = failure
+            continue
+        key = None
+        if cache is not None:  # hashing is cheaper than the screen: look up first
+            key = cache.key(job, raw)
+            hit = cache.get(key)
+            if hit is not None:
+                results[path] = hit
+                continue
+        try:
+            screened = prescreen(path, raw)
+        except Exception as err:
+            results[path] = internal_error(path, err)
+            continue
+        if screened is not None:
+            results[path] = screened
+            if cache is not None:
+                cache.put(key, screened)
+            continue
+        pending.append((job, raw, key))
+    outcomes = _execute([(job, raw) for job, raw, _ in pending], jobs)
+    for (job, _raw, key), result in zip(pending, outcomes):
         results[job[0]] = result
         if cache is not None and not result.internal:
-            cache.put(job, result)
+            cache.put(key, result)
     if cache is not None:
         cache.save()
-    return collect(results.values(), len(work))
+    return collect([results[job[0]] for job in work if job[0] in results], len(work))
 
 
 def collect(results, files: int) -> RunResult:
@@ -116,14 +169,64 @@ def collect(results, files: int) -> RunResult:
         run.errors.extend(result.errors)
         run.internal.extend(result.internal)
     run.findings.sort(key=lambda f: f.sort_key())
-    run.errors.sort(key=lambda f: f.sort_key())
+    run.errors.sort(key=lambda f: (f.sort_key(), f.message))
+    run.internal.sort()
     return run
 
 
-def _execute(jobs_list, jobs: Optional[int]):
-    workers = jobs or os.cpu_count() or 1
-    if workers <= 1 or len(jobs_list) < 8:
-        return [run_job(job) for job in jobs_list]
-    chunk = max(1, len(jobs_list) // (workers * 8))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(run_job, jobs_list, chunksize=chunk))
+# ------------------------------------------------------------------ execution
+def _execute(items: list, jobs: Optional[int]) -> list:
+    """FileResults for (job, raw) items, in order: serially, or over worker processes."""
+    workers = min(jobs or os.cpu_count() or 1, len(items))
+    total = sum(len(raw) for _, raw in items)
+    if workers <= 1 or len(items) < PARALLEL_MIN_FILES or total < PARALLEL_MIN_BYTES:
+        return [run_job(job, raw) for job, raw in items]
+    return _parallel(items, workers)
+
+
+def _worker_init() -> None:
+    gc.freeze()  # what the forked worker inherited is never garbage: skip it in every pass
+
+
+def _context():
+    if "fork" in multiprocessing.get_all_start_methods() and os.name == "posix":
+        return multiprocessing.get_context("fork")  # workers inherit the loaded rules
+    return None
+
+
+def _parallel(items: list, workers: int) -> list:
+    out: list = [None] * len(items)
+    order = sorted(range(len(items)), key=lambda i: (-len(items[i][1]), i))  # largest first
+    try:
+        lost = _in_pool(items, order, workers, out)
+    except (OSError, RuntimeError, ImportError):  # no processes here: lint in this one
+        for i in order:
+            if out[i] is None:
+                out[i] = run_job(*items[i])
+        return out
+    # A worker that died (a crash in C, the OOM killer) broke the pool: lint the files it
+    # had not finished one at a time, so the file that kills a worker is the one reported.
+    while lost:
+        lost = _in_pool(items, lost, 1, out, isolate=True)
+    return out
+
+
+def _in_pool(items, order, workers, out, isolate=False) -> list:
+    """Run ``order`` in a pool; return the indices left unfinished by a broken pool."""
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_init) as pool:
+        futures = [(i, pool.submit(run_job, *items[i])) for i in order]
+        lost = []
+        for i, future in futures:
+            try:
+                out[i] = future.result()
+            except BrokenProcessPool:
+                lost.append(i)
+            except Exception as err:  # e.g. a result that cannot be sent back
+                out[i] = internal_error(items[i][0][0], err)
+    if lost and isolate:
+        culprit = lost.pop(0)
+        out[culprit] = FileResult(items[culprit][0][0])
+        out[culprit].internal.append(
+            f"{items[culprit][0][0]}: internal error: the worker process died linting this file; please report it"
+        )
+    return lost

@@ -5,11 +5,13 @@ in cell 7 are seen together); IPython syntax is neutralised without shifting lin
 """
 from __future__ import annotations
 
+import ast
 import codecs
 import io
 import json
 import re
 import tokenize
+import warnings
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -73,55 +75,219 @@ def read_python(raw: bytes) -> Source:
 
 
 # ------------------------------------------------------------------ notebooks
-_PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug", "writefile_python"}
-_LINE_MAGIC = re.compile(r"^(\s*)(?:%|!)")
-_ASSIGNED_MAGIC = re.compile(r"^(\s*[\w.\[\]\"', ]+\s*=\s*)(?:%|!)")
-_HELP = re.compile(r"^(\s*)(?:\?\??[\w.]+|[\w.]+\?\??)\s*$")
+# Cell magics whose body is Python run in the kernel's namespace: the magic line is
+# neutralised and the body analysed. Any other cell magic (%%bash, %%sql, %%html,
+# %%writefile, %%python in a subprocess, ...) makes the cell skipped, as ruff does.
+PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
+PYTHON_LANGUAGES = frozenset({"python", "python2", "python3", "ipython", "ipython2", "ipython3", "pypy", "pypy3"})
+
+# ``x = !ls``, ``files = %sx ls``: the assigned value becomes None.
+_ASSIGNED_MAGIC = re.compile(r"^(\s*[\w.\[\]\"', ()*]+?\s*=\s*)[%!]")
+# ``%time stmt`` / ``%timeit -n 10 stmt``: the statement runs in the kernel.
+_TIMED = re.compile(r"^%(?:time|timeit)(?:\s+-[a-z](?:\s*\d+)?)*\s+(?=\S)")
+# ``?obj``, ``obj?``, ``obj??``, ``np.*load*?``
+_HELP = re.compile(r"^(?:\?\??[\w.*\[\]]+|[\w.*\[\]]+\?\??)\s*$")
+_SPECIAL = re.compile(r"[\]\[(){}\"'#\\]")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def neutralise(line: str) -> str:
-    """IPython-only syntax becomes Python of the same line count and indentation."""
+    """IPython-only syntax at the start of a statement becomes Python of the same length.
+
+    Line numbers never move; the columns of the rest of the line stay where they were.
+    """
+    body = line.lstrip(" \t")
+    indent = line[: len(line) - len(body)]
+    if not body:
+        return line
+    if body[0] in "%!":
+        timed = _TIMED.match(body)
+        if timed is not None and _is_simple_statement(body[timed.end():]):
+            # ``if 1:`` keeps the statement (a fit timed with %time is still a fit) in place.
+            return indent + "if 1:".ljust(timed.end()) + body[timed.end():]
+        return indent + "pass"
     match = _ASSIGNED_MAGIC.match(line)
     if match:
         return match.group(1) + "None"
-    match = _LINE_MAGIC.match(line) or _HELP.match(line)
-    if match:
-        return match.group(1) + "pass"
+    if "?" in body and _HELP.match(body):
+        return indent + "pass"
     return line
 
 
-def _cell_lines(cell) -> list:
+def _parses(text: str):
+    """The SyntaxError (or ValueError) of ``text``, None when it parses."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as err:
+        return err
+    return None
+
+
+def _is_simple_statement(text: str) -> bool:
+    if _parses(text) is not None:
+        return False
+    tree = ast.parse(text)
+    return len(tree.body) == 1 and not hasattr(tree.body[0], "body")
+
+
+class _Scanner:
+    """Just enough of Python's tokenizer to know where a logical line starts.
+
+    IPython rewrites ``%magic`` and ``!cmd`` only at the start of a logical line; a
+    line starting with ``%`` inside brackets (``(a\\n % b)``) or a string is Python.
+    """
+
+    def __init__(self):
+        self.depth = 0
+        self.quote = None  # the open string's delimiter
+        self.continued = False  # backslash continuation
+
+    def at_statement_start(self) -> bool:
+        return self.depth == 0 and self.quote is None and not self.continued
+
+    def feed(self, line: str) -> None:
+        self.continued = False
+        i, n = 0, len(line)
+        while i < n:
+            if self.quote is not None:
+                i = self._close_string(line, i)
+                continue
+            match = _SPECIAL.search(line, i)
+            if match is None:
+                break
+            i = match.start()
+            char = line[i]
+            if char == "#":
+                break
+            if char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(0, self.depth - 1)
+            elif char in "\"'":
+                self.quote = char * 3 if line.startswith(char * 3, i) else char
+                i += len(self.quote)
+                continue
+            elif char == "\\" and i == n - 1:
+                self.continued = True
+            i += 1
+        if self.quote is not None and len(self.quote) == 1 and not line.endswith("\\"):
+            self.quote = None  # an unterminated one-line string ends with its line
+
+    def _close_string(self, line: str, i: int) -> int:
+        """Index after the closing delimiter, or len(line) when the string goes on."""
+        quote = self.quote
+        n = len(line)
+        while i < n:
+            escape = line.find("\\", i)
+            close = line.find(quote, i)
+            if close < 0 and escape < 0:
+                return n
+            if escape >= 0 and (close < 0 or escape < close):
+                i = escape + 2
+                continue
+            self.quote = None
+            return close + len(quote)
+        return n
+
+
+def _cell_text(cell) -> str:
     source = cell.get("source", "")
     if isinstance(source, list):
         source = "".join(s for s in source if isinstance(s, str))
     if not isinstance(source, str):
         raise SourceError("malformed notebook: a cell's source is not text")
-    return source.splitlines()
+    return source
+
+
+def split_lines(text: str) -> list:
+    """Lines as Python counts them (``\\n``, ``\\r\\n``, ``\\r``), like str.splitlines otherwise."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def cell_magic(lines: list):
+    """The name of the cell magic on the cell's first non-blank line, or None."""
+    for line in lines:
+        if line.strip():
+            if line.startswith("%%"):
+                parts = line[2:].split()
+                return parts[0] if parts else ""
+            return None
+    return None
+
+
+def python_cell(lines: list):
+    """The cell's lines made Python (same count), or None when the cell is not Python."""
+    magic = cell_magic(lines)
+    out = []
+    scanner = _Scanner()
+    seen_magic = False
+    for line in lines:
+        if magic is not None and not seen_magic and line.strip():
+            if magic not in PYTHON_CELL_MAGICS:
+                return None
+            seen_magic = True
+            out.append("pass")
+            continue
+        if scanner.at_statement_start():
+            line = neutralise(line)
+        scanner.feed(line)
+        out.append(line)
+    return out
+
+
+def _decode_json(raw: bytes) -> str:
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8):]
+    elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return decode(raw)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise SourceError(f"not a notebook: not valid UTF-8 (byte {err.start})") from None
+
+
+def load_notebook(raw: bytes) -> dict:
+    """The notebook's JSON, checked to be nbformat 4 (SourceError otherwise)."""
+    try:
+        data = json.loads(_decode_json(raw))
+    except (ValueError, RecursionError):
+        raise SourceError("not a notebook: the file is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise SourceError("not a notebook: the JSON is not an object")
+    version = data.get("nbformat")
+    if isinstance(version, int) and version < 4:
+        raise SourceError(f"unsupported notebook format {version} (nbformat 4 is read); skipped")
+    if not isinstance(data.get("cells"), list):
+        raise SourceError("not a notebook: no list of cells")
+    return data
 
 
 def read_notebook(raw: bytes) -> Source:
-    try:
-        data = json.loads(decode(raw))
-    except (ValueError, RecursionError):
-        raise SourceError("not a notebook: the file is not valid JSON") from None
-    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
-        if isinstance(data, dict) and data.get("nbformat", 4) < 4:
-            raise SourceError(f"unsupported notebook format {data.get('nbformat')} (nbformat 4 is read)")
-        raise SourceError("not a notebook: no list of cells")
-    language = _language(data)
-    if language and language != "python":
+    """The code cells in order as one module; a cell that does not parse is skipped.
+
+    ``skipped`` holds one SourceError per skipped cell (file, cell, line, reason); cells
+    with a non-Python cell magic are left out silently, as ruff does.
+    """
+    data = load_notebook(raw)
+    language = notebook_language(data)
+    if language is not None and language not in PYTHON_LANGUAGES:
         raise SourceError(f"not a Python notebook (kernel language {language!r}); skipped")
     lines, cells, skipped = [], [], []
     for number, cell in enumerate(data["cells"], start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        cell_lines = _cell_lines(cell)
-        if cell_lines and cell_lines[0].lstrip().startswith("%%"):
-            magic = cell_lines[0].strip()[2:].split()[0] if cell_lines[0].strip()[2:] else ""
-            if magic not in _PYTHON_CELL_MAGICS:
-                continue
-            cell_lines = ["pass"] + cell_lines[1:]
-        cell_lines = [neutralise(line) for line in cell_lines]
+        cell_lines = python_cell(split_lines(_cell_text(cell)))
+        if cell_lines is None:
+            continue
+        error = _parses("\n".join(cell_lines))
+        if error is not None:
+            skipped.append(_cell_error(error, number, len(cell_lines)))
+            continue
         for index, line in enumerate(cell_lines, start=1):
             lines.append(line)
             cells.append((number, index))
@@ -130,12 +296,21 @@ def read_notebook(raw: bytes) -> Source:
     return Source("\n".join(lines) + "\n", cells, skipped)
 
 
-def _language(data) -> Optional[str]:
+def _cell_error(error, number: int, count: int) -> SourceError:
+    if isinstance(error, SyntaxError):
+        line = min(max(error.lineno or 1, 1), max(count, 1))
+        kind = "indentation error" if isinstance(error, IndentationError) else "syntax error"
+        return SourceError(f"{kind}: {error.msg}; cell skipped", line, number)
+    return SourceError(f"cannot parse: {type(error).__name__}; cell skipped", 1, number)
+
+
+def notebook_language(data: dict) -> Optional[str]:
+    """The kernel's language, lower case, or None when the notebook does not say."""
     metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
     info = metadata.get("language_info") if isinstance(metadata.get("language_info"), dict) else {}
     kernel = metadata.get("kernelspec") if isinstance(metadata.get("kernelspec"), dict) else {}
     name = info.get("name") or kernel.get("language")
-    return name.lower() if isinstance(name, str) else None
+    return name.strip().lower() if isinstance(name, str) and name.strip() else None
 
 
 def read_source(path: str, raw: bytes) -> Source:

@@ -1,27 +1,92 @@
-"""``# noqa`` comments: on the flagged line or the first line of its statement."""
+"""``# noqa`` comments, flake8's spellings.
+
+* ``# noqa`` (any case, ``#noqa``) on the flagged line, or on the first line of the
+  statement holding it, silences every finding there;
+* ``# noqa: LL101``, ``# noqa:LL101,LL102``, ``# noqa: LL101 LL102`` silence those codes
+  only (codes of other tools, ``# noqa: E501``, silence nothing of leaklint's);
+* ``# leaklint: noqa`` on a line of its own silences the whole file (notebook: any
+  cell), ``# leaklint: noqa: LL101`` only those codes in the whole file.
+
+A ``noqa`` counts only in a comment, not inside a string literal.
+"""
 from __future__ import annotations
 
 import re
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Za-z]+[0-9]+(?:[\s,]+[A-Za-z]+[0-9]+)*))?", re.I)
-_FILE_NOQA = re.compile(r"^\s*#\s*leaklint:\s*noqa\s*$", re.I | re.M)
+_CODE = r"[A-Za-z]+[0-9]+"
+_NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.I)
+_FILE_NOQA = re.compile(r"^\s*#\s*leaklint\s*:\s*noqa\s*$", re.I | re.M)
+_FILE_CODES = re.compile(rf"^\s*#\s*leaklint\s*:\s*noqa\s*:\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*)\s*,?\s*$", re.I)
+
+_last_file = (None, frozenset())  # (lines list, codes) of the last file asked about
 
 
 def file_is_suppressed(text: str) -> bool:
+    """A bare ``# leaklint: noqa`` line: nothing in the file is reported."""
     return _FILE_NOQA.search(text) is not None
+
+
+def file_codes(lines: list) -> frozenset:
+    """Codes silenced for the whole file by ``# leaklint: noqa: LL101, LL102`` lines."""
+    global _last_file
+    if _last_file[0] is lines:
+        return _last_file[1]
+    codes = set()
+    for line in lines:
+        if "leaklint" in line:
+            match = _FILE_CODES.match(line)
+            if match:
+                codes |= _split(match.group("codes"))
+    _last_file = (lines, frozenset(codes))
+    return _last_file[1]
+
+
+def _split(codes: str) -> set:
+    return {c.upper() for c in re.split(r"[\s,]+", codes) if c}
+
+
+def comment(line: str):
+    """The comment of a line (from its ``#``), or None; ``#`` inside a string is not one."""
+    if "#" not in line:
+        return None
+    quote = None
+    i, n = 0, len(line)
+    while i < n:
+        char = line[i]
+        if quote is not None:
+            if char == "\\":
+                i += 2
+                continue
+            if line.startswith(quote, i):
+                i += len(quote)
+                quote = None
+                continue
+        elif char == "#":
+            return line[i:]
+        elif char in "\"'":
+            quote = char * 3 if line.startswith(char * 3, i) else char
+            i += len(quote)
+            continue
+        i += 1
+    return None
 
 
 def line_codes(line: str):
     """None when the line has no noqa; an empty set for a bare ``# noqa``."""
-    match = _NOQA.search(line)
+    text = comment(line)
+    if text is None:
+        return None
+    match = _NOQA.search(text)
     if match is None:
         return None
     codes = match.group("codes")
-    return {c.upper() for c in re.split(r"[\s,]+", codes) if c} if codes else set()
+    return _split(codes) if codes else set()
 
 
 def suppressed(code: str, lines: list, candidates) -> bool:
     """True when any of the candidate 1-based lines carries a noqa covering ``code``."""
+    if code in file_codes(lines):
+        return True
     for number in candidates:
         if 1 <= number <= len(lines):
             codes = line_codes(lines[number - 1])

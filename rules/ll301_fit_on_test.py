@@ -1,7 +1,9 @@
 """## What it does
 Flags a learned step or a model fitted on the held-out side of a split: `scaler.fit(X_test)`,
 `scaler.fit_transform(X_test)`, `model.fit(X_test, y_test)`, a fit on the test indices
-of a cross-validation loop, or on a validation split before it is used to validate; and
+of a cross-validation loop, or on a validation split before it is used to validate; a
+step fitted after the split on rows that include the held-out side
+(`scaler.fit(pd.concat([X_train, X_test]))`) and applied to it; and
 statistics recomputed by hand on the held-out side and applied to it
 (`X_test = (X_test - X_test.mean()) / X_test.std()`).
 
@@ -86,12 +88,34 @@ NOT_LEARNED = {
 }
 
 
+def _learned_step(event, ctx) -> bool:
+    return event.kind in ("fit", "call") and event.qualname in ctx.catalog and short(event.qualname) not in NOT_LEARNED
+
+
+def _fitted_with_held_out(ctx) -> list:
+    """A step fitted after the split on rows that include its held-out side
+    (``scaler.fit(pd.concat([X_train, X_test]))``) and applied to that side."""
+    hits = {}
+    for fact in ctx.facts.contaminations:
+        event = ctx.facts.learns[fact.learn]
+        if event.before_split or not _learned_step(event, ctx) or event.id in hits:
+            continue
+        split = ctx.facts.splits[fact.split]
+        message = (
+            f"{short(event.qualname)} is fitted on {event.data}, which includes the held-out side of the "
+            f"split at {ctx.where(split.span)}; the held-out rows determine what it learns, so the "
+            "evaluation no longer tests unseen data"
+        )
+        related = ((split.span, f"the held-out rows come from the split at {ctx.where(split.span)}"),)
+        hits[event.id] = Hit(event.span, message, related, dict(event.procedure))
+    return list(hits.values())
+
+
 def check(ctx):
-    hits = []
+    hits = _fitted_with_held_out(ctx)
     for event in ctx.facts.learns.values():
         by_hand = event.kind == "stat" and event.applied
-        learned_step = event.kind in ("fit", "call") and event.qualname in ctx.catalog
-        if not event.rows or not (by_hand or learned_step) or short(event.qualname) in NOT_LEARNED:
+        if not event.rows or not (by_hand or _learned_step(event, ctx)):
             continue
         if any(r.side is None or not r.side.held_out for r in event.rows):
             continue

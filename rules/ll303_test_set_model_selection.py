@@ -82,7 +82,7 @@ def check(ctx):
     for choice in facts.choices:
         chosen = [by_id[i] for i in sorted(choice.evaluations) if i in by_id]
         splits = set().union(*(_held_out_splits(e, facts) for e in chosen)) if chosen else set()
-        candidates = [e for e in chosen if e.in_loop]
+        candidates = [e for e in chosen if e.in_loop or e.id in facts.looped_scores]
         if not splits or not (candidates or len({e.fits for e in chosen}) > 1):
             continue
         if set(scored_splits) - splits:

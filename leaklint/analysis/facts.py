@@ -112,6 +112,7 @@ class Facts:
     contaminations: list = field(default_factory=list)
     evaluations: list = field(default_factory=list)
     choices: list = field(default_factory=list)
+    looped_scores: set = field(default_factory=set)  # evaluations whose metric was computed in a loop
     label_columns: set = field(default_factory=set)
 
     def contaminations_of(self, learn_id: int) -> list:

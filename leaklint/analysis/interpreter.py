@@ -427,7 +427,7 @@ class Interpreter:
                     return base.items[index.value]
                 except IndexError:
                     return UNKNOWN
-            return as_data(base)
+            return self.iterate(base)
         if isinstance(base, Ref):
             return merge_data([key])
         if isinstance(base, Estimator):
@@ -444,6 +444,7 @@ class Interpreter:
                 rows=frozenset(Rows(r.root, fold) for r in base.rows),
                 learned=base.learned,
                 time=base.time,
+                column=base.column,
             )
         column = _const_str(node.slice)
         if column is not None and not base.rows:
@@ -454,6 +455,7 @@ class Interpreter:
             learned=base.learned | key_data.learned,
             time=base.time,
             column=column if column is not None else (base.column if base.indexer else None),
+            scores=base.scores,
         )
 
     def _name_correlated_column(self, matrix: Data, column: str) -> None:
@@ -504,10 +506,10 @@ class Interpreter:
         return self.derive([self._drop_stats(as_data(v)) for v in values], node)
 
     def _choice(self, values, node) -> None:
-        """Scores ordered to pick a winner."""
-        scores = merge_data(values).scores
-        if scores:
-            self.facts.choices.append(Choice(span_of(node), scores))
+        """Scores (not per-row predictions) ordered to pick a winner."""
+        merged = merge_data(values)
+        if merged.scores and not merged.rows:
+            self.facts.choices.append(Choice(span_of(node), merged.scores))
 
     def ex_BoolOp(self, node, scope):
         return merge_data([self.ev(v, scope) for v in node.values])
@@ -546,7 +548,11 @@ class Interpreter:
             self.assign(gen.target, self.iterate(self.ev(gen.iter, inner)), inner)
             for cond in gen.ifs:
                 self.ev(cond, inner)
-        return merge_data([self.ev(elt, inner) for elt in elts])
+        self._loops += 1
+        try:
+            return merge_data([self.ev(elt, inner) for elt in elts])
+        finally:
+            self._loops -= 1
 
     def ex_ListComp(self, node, scope):
         return self._comprehension(node, scope, [node.elt])
@@ -564,6 +570,9 @@ class Interpreter:
     ex_YieldFrom = ex_Await
 
     def ex_JoinedStr(self, node, scope):
+        for part in node.values:
+            if isinstance(part, ast.FormattedValue):
+                self.ev(part.value, scope)
         return UNKNOWN
 
     # ----------------------------------------------------------------- calls
@@ -716,11 +725,19 @@ class Interpreter:
         if root == "numpy" and name in lib.CHOOSING_FUNCTIONS:
             self._choice(args, node)
         if root == "numpy" and name in lib.NUMPY_STATS and args:
-            return self._statistic(name, args[0], node)
+            return self._statistic(name, args[0], node, axis_position=1)
+        if key in lib.STANDARDIZING_FUNCTIONS and args:
+            stat = self._statistic(name, args[0], node, axis_position=1)
+            return self.derive([args[0], stat], node)
         if root == "pandas" and name.startswith(lib.READER_PREFIX):
             return self._read(node, name)
         if key in lib.PIPELINES:
             return self._pipeline(qualname, node, args, kwargs)
+        if root == "sklearn" and ".metrics" in qualname:
+            scores = merge_data(args + list(kwargs.values())).scores
+            if self._loops:
+                self.facts.looped_scores |= scores
+            return Data(scores=scores)
         if name[:1].isupper() and root not in lib.DATA_PACKAGES and key not in lib.DATA_CLASSES:
             return self._construct(qualname, node, args, kwargs, scope)
         data = merge_data(args + list(kwargs.values()))
@@ -790,10 +807,10 @@ class Interpreter:
         self.facts.learns[event.id] = event
         return event
 
-    def _statistic(self, name, value, node) -> Data:
+    def _statistic(self, name, value, node, axis_position=None) -> Data:
         data = as_data(value)
-        if not data.rows or data.grouped is not None:
-            return Data(learned=data.learned)
+        if not data.rows or data.grouped is not None or _row_wise(node, axis_position):
+            return replace(data, column=None, indexer=False)
         data_node = node.args[0] if node.args else getattr(node.func, "value", None)
         event = self._learn("stat", name, node, data, data_node, column=data.column)
         return Data(learned=data.learned | {event.id})
@@ -848,7 +865,7 @@ class Interpreter:
         if isinstance(receiver, Estimator):
             return self._estimator_method(receiver, method, args, kwargs, node, scope)
         if isinstance(receiver, Data):
-            return self._data_method(receiver, method, args, kwargs, node)
+            return self._data_method(receiver, method, args, kwargs, node, scope)
         if isinstance(receiver, Function):
             return UNKNOWN
         if isinstance(receiver, Seq) and method == "items":
@@ -872,17 +889,17 @@ class Interpreter:
                 outs = [Data(rows=a.rows, learned=a.learned | {event.id}, time=a.time) for a in map(as_data, args[:2])]
                 return Seq(tuple(outs))
             return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
-        if method in lib.PREDICT_METHODS or method in lib.APPLY_METHODS or method == "score":
+        if method in lib.PREDICT_METHODS or method in lib.APPLY_METHODS or method in lib.SCORE_METHODS:
             data = as_data(args[0]) if args else as_data(kwargs.get("X"))
             scores = frozenset()
-            if est.fits and (method in lib.PREDICT_METHODS or method == "score"):
+            if method in lib.PREDICT_METHODS or method in lib.SCORE_METHODS:
                 evaluation = Evaluation(
                     self.new_id(), span_of(node), est.fits, data.rows,
                     text_of(node.args[0] if node.args else None), in_loop=self._loops > 0,
                 )
                 self.facts.evaluations.append(evaluation)
                 scores = frozenset({evaluation.id})
-            if method == "score":
+            if method in lib.SCORE_METHODS:
                 return Data(scores=scores)
             learned = data.learned | est.fits
             if method in lib.PREDICT_METHODS and any(r.side is not None for r in data.rows):
@@ -896,21 +913,25 @@ class Interpreter:
         data = merge_data(args)
         return replace(data, learned=data.learned | est.fits)
 
-    def _data_method(self, data: Data, method, args, kwargs, node) -> Value:
+    def _data_method(self, data: Data, method, args, kwargs, node, scope) -> Value:
         if method in lib.CHOOSING_METHODS:
             self._choice([data], node)
         if data.grouped is not None:
-            return self._group_method(data, method, args, node)
+            return self._group_method(data, method, args, node, scope)
         if method == "groupby":
             return replace(data, grouped=(None,), column=None)
         if data.window:
             return replace(data, window=False)
         if method in lib.FRAME_STATS and data.rows:
-            return self._statistic(method, data, node)
+            return self._statistic(method, data, node, axis_position=0)
         if method in lib.TIME_METHODS:
             derived = self.derive([data] + args, node)
             time = derived.time or TimeMark(node.lineno, lib.TIME_METHODS[method])
             return replace(derived, time=time, window=method in lib.WINDOW_METHODS)
+        lambdas = [a for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Lambda)]
+        if lambdas and data.rows:
+            results = [self._lambda(func, replace(data, indexer=False), scope) for func in lambdas]
+            return self.derive([data] + results + args, node)
         if method in ("corr", "corrwith") and data.rows:
             return self._correlation(data, method, args, node)
         if method == "sample" and _keyword_true(node, "replace") and data.rows:
@@ -933,14 +954,32 @@ class Interpreter:
         learned = data.learned | (other.learned if other is not None else frozenset())
         return Data(learned=learned | {event.id})
 
-    def _group_method(self, data: Data, method, args, node) -> Value:
-        column = data.grouped[0]
+    def _group_method(self, data: Data, method, args, node, scope) -> Value:
+        """Per-group aggregates: a mean of the label mapped back is a target encoding;
+        a lambda is followed like any other code (a fill with each group's median is a
+        statistic, a shifted rolling mean is a lag feature)."""
         base = replace(data, grouped=None, column=None)
-        if method not in lib.GROUP_AGGREGATES or column is None or not data.rows:
-            return replace(base, rows=frozenset()) if method != "transform" else base
-        event = self._learn("group-stat", method, node, data, _groupby_root(node), column=column)
         rows = data.rows if method == "transform" else frozenset()
-        return Data(rows=rows, learned=data.learned | {event.id}, time=data.time)
+        func = node.args[0] if node.args else None
+        if isinstance(func, ast.Lambda) and data.rows and not _lambda_is_aggregate(func):
+            result = as_data(self._lambda(func, replace(base, column=data.grouped[0]), scope))
+            return replace(result, rows=rows, time=data.time or result.time)
+        columns = [data.grouped[0]] if data.grouped[0] is not None else _aggregated_columns(node)
+        if method not in lib.GROUP_AGGREGATES or not columns or not data.rows or not _aggregates_values(node):
+            return replace(base, rows=rows)
+        learned = data.learned
+        for column in columns:
+            event = self._learn("group-stat", method, node, data, _groupby_root(node), column=column)
+            learned = learned | {event.id}
+        return Data(rows=rows, learned=learned, time=data.time)
+
+    def _lambda(self, func: ast.Lambda, argument: Value, scope) -> Value:
+        inner = Scope(scope)
+        inner.globals = scope.globals
+        params = list(func.args.posonlyargs) + list(func.args.args)
+        for index, param in enumerate(params):
+            inner.env[param.arg] = argument if index == 0 else UNKNOWN
+        return self.ev(func.body, inner)
 
     # ------------------------------------------------------- derived data
     def derive(self, inputs, node) -> Data:
@@ -1076,6 +1115,8 @@ class Interpreter:
             {"cv": splitter.spec},
         )
         self._split_inputs(split, [x_val] + list(args[1:2]))
+        if len(args) > 1:
+            self._note_labels(args[1])
         return Folds(split.id)
 
 
@@ -1106,6 +1147,56 @@ def _keyword_node(node, name):
 def _keyword_true(node, name) -> bool:
     value = _keyword_node(node, name)
     return value is not None and _truthy_const(value) is True
+
+
+def _row_wise(node, axis_position) -> bool:
+    """``X.mean(axis=1)``: one statistic per row, from that row's own values."""
+    axis = _keyword_node(node, "axis")
+    if axis is None and axis_position is not None and len(node.args) > axis_position:
+        axis = node.args[axis_position]
+    return isinstance(axis, ast.Constant) and axis.value in (1, "columns", -1)
+
+
+def _lambda_is_aggregate(func: ast.Lambda) -> bool:
+    """``lambda x: x.mean()``: the lambda is the aggregate itself."""
+    body = func.body
+    return (
+        isinstance(body, ast.Call)
+        and isinstance(body.func, ast.Attribute)
+        and body.func.attr in lib.FRAME_STATS
+        and isinstance(body.func.value, ast.Name)
+    )
+
+
+_VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
+
+
+def _aggregates_values(node) -> bool:
+    """The aggregate is a mean-like statistic of values (not a count or a size)."""
+    method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+    if method in _VALUE_AGGREGATES:
+        return True
+    for arg in list(node.args) + [k.value for k in node.keywords]:
+        for sub in ast.walk(arg):
+            if isinstance(sub, ast.Constant) and sub.value in _VALUE_AGGREGATES:
+                return True
+            if isinstance(sub, ast.Attribute) and sub.attr in _VALUE_AGGREGATES:
+                return True
+        if isinstance(arg, ast.Lambda):
+            return True
+    return False
+
+
+def _aggregated_columns(node) -> list:
+    """Columns named in ``.agg({"target": "mean"})`` or ``.agg(m=("target", "mean"))``."""
+    columns = []
+    for arg in node.args:
+        if isinstance(arg, ast.Dict):
+            columns.extend(k.value for k in arg.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
+    for kw in node.keywords:
+        if isinstance(kw.value, ast.Tuple) and kw.value.elts and isinstance(kw.value.elts[0], ast.Constant):
+            columns.append(kw.value.elts[0].value)
+    return [c for c in columns if isinstance(c, str)]
 
 
 def _groupby_root(node):

@@ -93,6 +93,10 @@ LEARNING_FUNCTIONS[lib_key("sklearn.utils.resample")] = "resample"
 # Univariate scores of each feature against the label, used to pick columns by hand.
 for _name in ("f_classif", "f_regression", "chi2", "mutual_info_classif", "mutual_info_regression", "r_regression"):
     LEARNING_FUNCTIONS[lib_key("sklearn.feature_selection." + _name)] = "selection"
+for _name in ("ttest_ind", "mannwhitneyu", "ranksums", "f_oneway", "kruskal", "pearsonr", "spearmanr", "pointbiserialr"):
+    LEARNING_FUNCTIONS[lib_key("scipy.stats." + _name)] = "selection"
+# Functions that compute column statistics and apply them in one call.
+STANDARDIZING_FUNCTIONS = keys("scipy.stats.zscore")
 
 NUMPY_STATS = frozenset(
     (
@@ -150,6 +154,7 @@ RESAMPLE_METHODS = frozenset(("fit_resample", "fit_sample"))
 # list.append(x) and friends: the list now holds what x holds.
 COLLECTING_METHODS = frozenset(("append", "extend", "insert"))
 PREDICT_METHODS = frozenset(("predict", "predict_proba", "predict_log_proba", "decision_function"))
+SCORE_METHODS = frozenset(("score", "evaluate"))
 APPLY_METHODS = frozenset(("transform", "inverse_transform", "score_samples", "apply", "kneighbors"))
 # Picking the best of several scores.
 CHOOSING_BUILTINS = frozenset(("max", "min", "sorted"))

@@ -21,6 +21,8 @@ def _bound(node) -> str:
     """
     if node is None:
         return ""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return "<label>"  # .loc[:"2009-12-31"] / .loc["2010-01-01":]: a cut by index label
     names = sorted(
         {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in _WRAPPERS}
     )
@@ -49,6 +51,11 @@ def positional_sides(tree: ast.AST) -> dict:
         if cut is None:
             continue
         lower, upper = _bound(cut.lower), _bound(cut.upper)
+        if "<label>" in (lower, upper):
+            # label cuts pair by the frame they cut, since the two labels differ
+            base = _bound(node.value) if not isinstance(node.value, ast.Name) else node.value.id
+            lower = f"{base}@{lower}" if lower else ""
+            upper = f"{base}@{upper}" if upper else ""
         if upper and lower in ("", "0"):
             heads.setdefault(upper, []).append(node)
         elif lower and lower != "0":

@@ -14,8 +14,6 @@ from leaklint.audit import examples
 from leaklint.audit.allowlist import METRIC_SCORERS, accepts, canonical
 from leaklint.findings import Finding
 
-SPLIT_NUMBERS = ("test_size", "train_size")
-
 
 @dataclass(frozen=True)
 class Job:
@@ -85,7 +83,10 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
         pieces["stat"] = _stat(result, proc.get("stat"))
     if code in ("LL101", "LL102", "LL103") and "form" not in pieces:
         pieces["fit_method"] = _fit_method(result, code, proc.get("fit_method"))
-    pieces["model"] = _accepted(result, "model", proc.get("model"), "model")
+    step = pieces.get("step")
+    if not (code == "LL301" and step is not None and canonical(step.qualname, "step") is None):
+        # (LL301's step may be the model itself, refitted on the test rows: then no model is used.)
+        pieces["model"] = _accepted(result, "model", proc.get("model"), "model")
     pieces.update(_evaluation(result, code, proc.get("cv"), proc.get("split")))
     if code != "LL201":
         pieces["scoring"] = _scoring(result, code, proc.get("scoring"))
@@ -106,7 +107,9 @@ def _stat(result: Plan, raw) -> str:
     name = raw.rsplit(".", 1)[-1] if isinstance(raw, str) else None
     if name in examples.STAT_STEPS:
         return name
-    result.substitute("stat", Opaque(str(raw)) if raw is not None else None, "the mean")
+    result.substituted.append("stat")
+    known = ", ".join(examples.STAT_STEPS)
+    result.notes.append(f"stat: {raw!r} is not one of {known}; the mean (as in the rule's example) is used")
     return "mean"
 
 

@@ -15,6 +15,7 @@ from sklearn.model_selection import TimeSeriesSplit, check_cv, train_test_split
 from sklearn.pipeline import Pipeline
 
 CLASSIFICATION = "classification"
+LL301_MODEL = "LL301/model"  # LL301 when the step refitted on the test rows is the model itself
 
 
 @dataclass
@@ -79,21 +80,25 @@ def shuffled_time_series(p: Pieces, X, y):
     )
 
 
-def fitted_on_test(p: Pieces, X, y):
-    """LL301: the step (or model) refitted on the held-out rows, or fitted on training rows only."""
+def refitted_on_test(p: Pieces, X, y):
+    """LL301: the step refitted on the held-out rows before the model scores them, or not."""
     folds = split_rows(p.evaluation, y, p.task, p.seed)
-    predictor = hasattr(p.step, "predict") and not hasattr(p.step, "transform")
     scores = []
     for train, test in folds:
-        if predictor:
-            fitted = clone(p.step).fit(_rows(X, test), y[test])
-            scores.append(p.scorer(fitted, _rows(X, test), y[test]))
-            continue
         X_train = clone(p.step).fit_transform(_rows(X, train), y[train])
         X_test = clone(p.step).fit_transform(_rows(X, test), y[test])
         scores.append(p.scorer(clone(p.model).fit(X_train, y[train]), X_test, y[test]))
-    honest = p.step if predictor else Pipeline([("step", p.step), ("model", p.model)])
+    honest = Pipeline([("step", p.step), ("model", p.model)])
     return float(np.mean(scores)), _mean_score(p, honest, X, y, folds)
+
+
+def model_fitted_on_test(p: Pieces, X, y):
+    """LL301 when the step is the model: fitted on the held-out rows and scored on them."""
+    folds = split_rows(p.evaluation, y, p.task, p.seed)
+    leaked = [
+        p.scorer(clone(p.step).fit(_rows(X, test), y[test]), _rows(X, test), y[test]) for _, test in folds
+    ]
+    return float(np.mean(leaked)), _mean_score(p, p.step, X, y, folds)
 
 
 def fitted_on_all_rows(p: Pieces, X, y):
@@ -107,14 +112,14 @@ def fitted_on_all_rows(p: Pieces, X, y):
 @dataclass(frozen=True)
 class Procedure:
     run: Callable
-    leaked: str  # templates over step, model, evaluation, honest_evaluation, fit_method
+    leaked: str  # templates over step, fitted, model, evaluation, honest_evaluation
     honest: str
 
 
 _IN_FOLD = "{step} and {model} in one Pipeline, fitted within each training fold of {evaluation}"
 PROCEDURES = {
     **{
-        code: Procedure(fitted_before_split, "{step}.{fit_method} on all rows, then {model} under {evaluation}", _IN_FOLD)
+        code: Procedure(fitted_before_split, "{fitted} on all rows, then {model} under {evaluation}", _IN_FOLD)
         for code in ("LL101", "LL102", "LL103", "LL105")
     },
     "LL104": Procedure(
@@ -128,9 +133,14 @@ PROCEDURES = {
         "{model} under {honest_evaluation} (each test block after its training rows)",
     ),
     "LL301": Procedure(
-        fitted_on_test,
-        "{step} refitted on the held-out rows of {evaluation} before they are scored",
-        "{step} fitted on the training rows only (with {model} if the step is not the model)",
+        refitted_on_test,
+        "{step} refitted on the held-out rows of {evaluation} before {model} scores them",
+        "{step} fitted on the training rows only, in one Pipeline with {model}",
+    ),
+    LL301_MODEL: Procedure(
+        model_fitted_on_test,
+        "{step} fitted on the held-out rows of {evaluation} and scored on them",
+        "{step} fitted on the training rows of {evaluation}",
     ),
     "LL302": Procedure(
         fitted_on_all_rows,

@@ -57,7 +57,8 @@ def resolve(qualname: str):
     try:
         return getattr(importlib.import_module(module), attribute)
     except ImportError as exc:
-        missing = (exc.name or module).split(".")[0]
+        # category_encoders re-raises a missing optional dependency without its name.
+        missing = (exc.name or getattr(exc.__cause__, "name", None) or module).split(".")[0]
         package = PACKAGES.get(missing, missing)
         raise Unsupported(f"{name} needs {package}, which is not installed (pip install {package})") from exc
 

@@ -22,7 +22,8 @@ def full(findings, base) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def summary(leaks: int, leak_files: int, unreadable: int, fixed_hint: bool = False) -> str:
+def summary(leaks: int, leak_files: int, unreadable: int, partly: int = 0) -> str:
+    """The closing line; ``unreadable`` files were not analysed, ``partly`` notebooks had cells skipped."""
     if leaks:
         noun = "leak" if leaks == 1 else "leaks"
         files = "file" if leak_files == 1 else "files"
@@ -31,4 +32,6 @@ def summary(leaks: int, leak_files: int, unreadable: int, fixed_hint: bool = Fal
         line = "No leaks found."
     if unreadable:
         line += f" {unreadable:,} {'file' if unreadable == 1 else 'files'} could not be analysed (LL000)."
+    if partly:
+        line += f" {partly:,} {'notebook' if partly == 1 else 'notebooks'} had cells skipped (LL000)."
     return line
