@@ -8,12 +8,14 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import warnings
 from collections import Counter
 from pathlib import Path
 
 import click
 
 from . import __version__
+from .audit.command import audit
 from .cache import CACHE_DIR
 from .config import ConfigError, known_selector
 from .engine import PARSE_CODE
@@ -93,6 +95,11 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
         "extend_select": _codes(extend_select, "--extend-select"),
         "ignore": _codes(ignore, "--ignore"),
     }
+    # Compiling user code may warn (invalid escape sequences): its problem, not a finding.
+    warnings.filterwarnings("ignore", category=SyntaxWarning)
+    warnings.filterwarnings("ignore", category=DeprecationWarning, message="invalid escape sequence")
+    if not paths and stdin_filename:
+        paths = ("-",)  # as ruff: --stdin-filename alone reads the source from stdin
     paths = paths or (".",)
     config = Path(config_path) if config_path else None
     try:
@@ -191,3 +198,6 @@ def clean():
         shutil.rmtree(target, ignore_errors=True)
         click.echo(f"Removed {target}")
     return EXIT_CLEAN
+
+
+main.add_command(audit)

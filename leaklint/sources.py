@@ -82,7 +82,7 @@ PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 PYTHON_LANGUAGES = frozenset({"python", "python2", "python3", "ipython", "ipython2", "ipython3", "pypy", "pypy3"})
 
 # ``x = !ls``, ``files = %sx ls``: the assigned value becomes None.
-_ASSIGNED_MAGIC = re.compile(r"^(\s*[\w.\[\]\"', ()*]+?\s*=\s*)[%!]")
+_TARGET = re.compile(r"[\w.\[\]\"', ()*]+")
 # ``%time stmt`` / ``%timeit -n 10 stmt``: the statement runs in the kernel.
 _TIMED = re.compile(r"^%(?:time|timeit)(?:\s+-[a-z](?:\s*\d+)?)*\s+(?=\S)")
 # ``?obj``, ``obj?``, ``obj??``, ``np.*load*?``
@@ -106,12 +106,23 @@ def neutralise(line: str) -> str:
             # ``if 1:`` keeps the statement (a fit timed with %time is still a fit) in place.
             return indent + "if 1:".ljust(timed.end()) + body[timed.end():]
         return indent + "pass"
-    match = _ASSIGNED_MAGIC.match(line)
-    if match:
-        return match.group(1) + "None"
+    assigned = _assigned_magic(body)
+    if assigned is not None:
+        return indent + body[:assigned] + "None"
     if "?" in body and _HELP.match(body):
         return indent + "pass"
     return line
+
+
+def _assigned_magic(body: str):
+    """Where the magic starts in ``target = %magic`` / ``target = !cmd``, else None."""
+    eq = body.find("=")
+    if eq <= 0 or body[eq - 1] in "=!<>:" or body[eq + 1:eq + 2] == "=":
+        return None
+    start = len(body) - len(body[eq + 1:].lstrip())
+    if body[start:start + 1] not in ("%", "!") or not _TARGET.fullmatch(body[:eq].rstrip()):
+        return None
+    return start
 
 
 def _parses(text: str):

@@ -327,3 +327,19 @@ def test_readme_configuration_example_is_valid():
     assert settings.extra_classes("LL101") == ("mylib.scaling.RobustZ",)
     documented = {line.split("`")[1].split(".")[0] for line in section.splitlines() if line.startswith("| `")}
     assert documented == set(table)  # every key is in the reference table and the example
+
+
+def test_stdin_filename_alone_reads_stdin(project):
+    proc = leaklint("--stdin-filename", "snippet.py", cwd=project, stdin=LEAKY)
+    assert proc.returncode == 1 and proc.stdout.startswith("snippet.py:9:5: LL101")
+
+
+def test_warnings_from_compiling_user_code_are_not_printed(tmp_path):
+    import os
+
+    (tmp_path / "regex.py").write_text(LEAKY + 'import re\npattern = re.compile("\\d+")\n')
+    exe = Path(sys.executable).parent / "leaklint"
+    command = [str(exe)] if exe.exists() else [sys.executable, "-m", "leaklint"]
+    proc = subprocess.run(command + ["--no-cache", "regex.py"], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONWARNINGS": "default"}, timeout=120)
+    assert proc.returncode == 1 and proc.stderr == ""

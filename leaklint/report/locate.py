@@ -70,15 +70,19 @@ class NotebookMap:
         self.text = text
         self.cells: dict = {}  # cell number -> (pieces, line starts in the cell's source)
         self._line = 1
+        self._line_start = 0
         self._pos = 0
         self._scan()
 
     # ---------------------------------------------------------- the JSON walk
     def _physical(self, pos: int) -> tuple:
-        self._line += self.text.count("\n", self._pos, pos)
+        """Line and column of ``pos``; positions are asked for in increasing order."""
+        newline = self.text.rfind("\n", self._pos, pos)
+        if newline >= 0:
+            self._line += self.text.count("\n", self._pos, pos)
+            self._line_start = newline + 1
         self._pos = pos
-        column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
-        return self._line, column
+        return self._line, pos - self._line_start + 1
 
     def _ws(self, i: int) -> int:
         return _WS.match(self.text, i).end()
@@ -176,12 +180,8 @@ class NotebookMap:
         index = bisect.bisect_right([p.offset for p in pieces], offset) - 1
         piece = pieces[max(index, 0)]
         within = min(offset - piece.offset, len(piece.text))
-        raw = _raw_offset(self.text, piece.raw_start, piece.raw_end, within)
-        before = self.text.count("\n", piece.raw_start, piece.raw_start + raw)
-        if before == 0:
-            return piece.line, piece.column + raw
-        column = piece.raw_start + raw - self.text.rfind("\n", 0, piece.raw_start + raw)
-        return piece.line + before, column
+        # a JSON string holds no raw line break: the position is on the piece's line
+        return piece.line, piece.column + _raw_offset(self.text, piece.raw_start, piece.raw_end, within)
 
 
 def _raw_offset(text: str, start: int, end: int, chars: int) -> int:
@@ -205,7 +205,7 @@ def _raw_offset(text: str, start: int, end: int, chars: int) -> int:
     return raw
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def _load_map(path: str, stamp) -> Optional[NotebookMap]:
     try:
         raw = Path(path).read_bytes()
