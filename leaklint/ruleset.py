@@ -147,18 +147,23 @@ def step_name(event: LearnEvent, catalog: Catalog) -> str:
     return short(event.qualname)
 
 
-def learned_before_split(ctx: Context, matches: Callable, explain: Callable, extra: Optional[Callable] = None) -> list:
+def learned_before_split(
+    ctx: Context, matches: Callable, explain: Callable, extra: Optional[Callable] = None, resplit: bool = False
+) -> list:
     """Hits for learn events that ``matches`` and whose information reached held-out rows.
 
     ``explain(event, split)`` returns the message and ``extra(event)`` procedure pieces
     for the runtime checker. The finding sits at the learning call; every split or
-    cross-validation it contaminated is a related location.
+    cross-validation it contaminated is a related location. With ``resplit``, a step
+    learned from the training side that is then cross-validated counts too (supervised
+    steps bias that cross-validation score badly; unsupervised ones barely).
     """
     by_event: dict = {}
     for fact in ctx.facts.contaminations:
         event = ctx.facts.learns[fact.learn]
         # learned after the split from both of its sides: that is fit-on-test (LL301)
-        if event.before_split and matches(event):
+        usable = event.before_split if fact.via != "resplit" else resplit and not _judged_later(event, ctx.facts)
+        if usable and matches(event):
             by_event.setdefault(fact.learn, []).append(ctx.facts.splits[fact.split])
     hits = []
     for learn_id, splits in by_event.items():
@@ -172,6 +177,17 @@ def learned_before_split(ctx: Context, matches: Callable, explain: Callable, ext
             procedure.update(extra(event))
         hits.append(Hit(event.span, explain(event, first), related, procedure))
     return hits
+
+
+def _judged_later(event: LearnEvent, facts: Facts) -> bool:
+    """The training side the step learned from has a held-out side that a model is
+    scored on: the inner cross-validation only tuned, the reported score is honest."""
+    outer = {r.side.split for r in event.rows if r.side is not None}
+    return any(
+        r.side is not None and r.side.held_out and r.side.split in outer
+        for evaluation in facts.evaluations
+        for r in evaluation.rows
+    )
 
 
 def overlaps(event: LearnEvent, split: SplitEvent) -> bool:

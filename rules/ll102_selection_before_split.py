@@ -105,4 +105,4 @@ def check(ctx):
             "the held-out labels helped choose the features"
         )
 
-    return learned_before_split(ctx, matches, explain)
+    return learned_before_split(ctx, matches, explain, resplit=True)

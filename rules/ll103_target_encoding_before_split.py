@@ -100,4 +100,4 @@ def check(ctx):
     def extra(event):
         return {"step": None, "form": "groupby-mean"} if event.kind == "group-stat" else {}
 
-    return learned_before_split(ctx, matches, explain, extra)
+    return learned_before_split(ctx, matches, explain, extra, resplit=True)

@@ -95,4 +95,4 @@ def check(ctx):
             "(or points synthesised from them) land on both sides of the split"
         )
 
-    return learned_before_split(ctx, matches, explain)
+    return learned_before_split(ctx, matches, explain, resplit=True)

@@ -98,7 +98,7 @@ def _fitted_with_held_out(ctx) -> list:
     hits = {}
     for fact in ctx.facts.contaminations:
         event = ctx.facts.learns[fact.learn]
-        if event.before_split or not _learned_step(event, ctx) or event.id in hits:
+        if fact.via != "applied" or event.before_split or not _learned_step(event, ctx) or event.id in hits:
             continue
         split = ctx.facts.splits[fact.split]
         message = (

@@ -48,7 +48,11 @@ class LearnEvent:
 
     @property
     def rows_phrase(self) -> str:
-        return "all rows" if self.before_split else "training and held-out rows"
+        if self.before_split:
+            return "all rows"
+        if self.held_out_sides:
+            return "training and held-out rows"
+        return "all of its rows"
 
     @property
     def held_out_sides(self) -> list:
@@ -82,7 +86,8 @@ class Contamination:
 
     learn: int
     split: int
-    via: str  # "output" (transformed data was split) or "applied" (step applied to a side)
+    via: str  # "output" (its output was split), "applied" (applied to a side of the split),
+    # "resplit" (learned from a training side that is then split again, e.g. a CV of X_train)
 
 
 @dataclass

@@ -1005,7 +1005,9 @@ class Interpreter:
 
     def _contaminate(self, learn_id, split_id, via) -> None:
         fact = Contamination(learn_id, split_id, via)
-        if fact not in self.facts.contaminations:
+        seen = self.__dict__.setdefault("_contaminated", set())  # the list test was quadratic
+        if fact not in seen:
+            seen.add(fact)
             self.facts.contaminations.append(fact)
 
     # ------------------------------------------------------------ splits
@@ -1030,8 +1032,12 @@ class Interpreter:
         for value in values:
             data = as_data(value)
             for learn_id in data.learned:
-                if saw_held_out(self.facts.learns[learn_id].rows, split):
+                learned_rows = self.facts.learns[learn_id].rows
+                if saw_held_out(learned_rows, split):
                     self._contaminate(learn_id, split.id, "output")
+                elif data.rows and learned_rows and data.rows <= learned_rows and _training_side(learned_rows):
+                    # learned from the training side, which is now split again (a CV of X_train)
+                    self._contaminate(learn_id, split.id, "resplit")
 
     def _train_test_split(self, qualname, node, args, kwargs) -> Value:
         arrays = [a for a, n in zip(args, node.args) if not isinstance(n, ast.Starred)]
@@ -1147,6 +1153,10 @@ def _keyword_node(node, name):
 def _keyword_true(node, name) -> bool:
     value = _keyword_node(node, name)
     return value is not None and _truthy_const(value) is True
+
+
+def _training_side(rows) -> bool:
+    return all(r.side is not None and not r.side.held_out for r in rows)
 
 
 def _row_wise(node, axis_position) -> bool:
