@@ -106,6 +106,7 @@ class Interpreter:
         self._slice_splits: dict = {}
         self._heap: dict = {}
         self._loops = 0
+        self._origins: dict = {}  # id(Seq) -> names a list display was built from
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module) -> Facts:
@@ -233,7 +234,21 @@ class Interpreter:
         finally:
             self._loops -= 1
         self.exec_block(stmt.orelse, scope)
+        self._write_back(stmt.target, self._origins.get(id(iterable), ()), scope)
         self._join_into(scope, before)
+
+    def _write_back(self, target, origins, scope) -> None:
+        """``for df in [train, test]: df["Age"] = ...`` mutates both frames in place."""
+        if not isinstance(target, ast.Name) or not origins:
+            return
+        final = scope.env.get(target.id)
+        if not isinstance(final, Data):
+            return
+        for name in origins:
+            current = scope.lookup(name)
+            if isinstance(current, Data):
+                merged = replace(current, learned=current.learned | final.learned, time=current.time or final.time)
+                self.bind(name, merged, scope)
 
     stmt_AsyncFor = stmt_For
 
@@ -527,7 +542,10 @@ class Interpreter:
         return value
 
     def ex_Tuple(self, node, scope):
-        return Seq(tuple(self.ev(elt, scope) for elt in node.elts))
+        seq = Seq(tuple(self.ev(elt, scope) for elt in node.elts))
+        if node.elts and all(isinstance(elt, ast.Name) for elt in node.elts):
+            self._origins[id(seq)] = tuple(elt.id for elt in node.elts)
+        return seq
 
     ex_List = ex_Tuple
     ex_Set = ex_Tuple
