@@ -21,13 +21,13 @@ from .suppress import file_is_suppressed, suppressed
 # nothing, so a file with a fit and a head slice is kept too.
 SCREEN = re.compile(
     rb"train_test_split|cross_val|cross_validate|Fold\b|Fold\(|Split\b|Split\(|LeaveOne|LeaveP"
-    rb"|SearchCV|_curve\b|permutation_test_score|\.split\(\s*[A-Za-z_]"
+    rb"|SearchCV|_curve\b|permutation_test_score|\.split\(\s*[A-Za-z_]|\.cv\(|sample\(\s*frac|validation_split"
 )
 FIT_CALL = re.compile(rb"\.fit\w*\(")
 HEAD_SLICE = re.compile(rb"\[\s*0?\s*:\s*[A-Za-z_(\"']")
 # One of these is in every SCREEN match (tests/test_properties.py checks it).
 _NEEDLES = (b"split", b"Split", b"cross_val", b"Fold", b"LeaveOne", b"LeaveP", b"SearchCV", b"_curve",
-            b"permutation_test_score")
+            b"permutation_test_score", b".cv(", b"sample(")
 
 
 def may_leak(text: bytes) -> bool:

@@ -447,6 +447,8 @@ class Interpreter:
             return merge_data([key])
         if isinstance(base, Estimator):
             return Data(learned=base.fits)
+        if isinstance(base, Folds):
+            return self.iterate(base)
         if not isinstance(base, Data):
             return UNKNOWN
         if base.grouped is not None:
@@ -751,6 +753,8 @@ class Interpreter:
             return self._read(node, name)
         if key in lib.PIPELINES:
             return self._pipeline(qualname, node, args, kwargs)
+        if key in lib.DATA_CLASSES and "label" in kwargs:
+            self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
         if root == "sklearn" and ".metrics" in qualname:
             scores = merge_data(args + list(kwargs.values())).scores
             if self._loops:
@@ -870,6 +874,10 @@ class Interpreter:
         if y_val is not None:
             self._note_labels(y_val)
         self._check_applied(data.learned, data.rows)
+        if "validation_split" in kwargs and data.rows:
+            # Keras holds out the last fraction of the rows it is given for validation
+            split = self._new_split("split", "validation_split", node, data, x_node, False, None, {})
+            self._split_inputs(split, [x_val, y_val])
         return event, data, as_data(y_val) if y_val is not None else None
 
     def _note_labels(self, y_val) -> None:
@@ -952,6 +960,14 @@ class Interpreter:
             return self.derive([data] + results + args, node)
         if method in ("corr", "corrwith") and data.rows:
             return self._correlation(data, method, args, node)
+        if method == "sample" and _keyword_fraction(node) and data.rows and not _keyword_true(node, "replace"):
+            split = self._new_split("split", "sample", node, data, node.func.value, True, span_of(node), {})
+            self._split_inputs(split, [data])
+            return replace(data, rows=frozenset(Rows(r.root, Side("train", split.id)) for r in data.rows), indexer=False)
+        if method == "drop" and data.rows:
+            complement = self._complement(data, args)
+            if complement is not None:
+                return complement
         if method == "sample" and _keyword_true(node, "replace") and data.rows:
             event = self._learn("resample", "sample", node, data, node.func.value, method="sample")
             return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
@@ -960,6 +976,16 @@ class Interpreter:
         if method in lib.VIEW_METHODS:
             return replace(data, indexer=False)
         return self.derive([data] + args + list(kwargs.values()), node)
+
+    def _complement(self, data: Data, args) -> Optional[Data]:
+        """``df.drop(train.index)`` after ``train = df.sample(frac=0.8)``: the held-out side."""
+        for arg in args:
+            for row in as_data(arg).rows:
+                split = self.facts.splits.get(row.side.split) if row.side is not None else None
+                if split is not None and split.qualname == "sample" and row.side.kind == "train":
+                    side = Side("test", split.id)
+                    return replace(data, rows=frozenset(Rows(r.root, side) for r in data.rows), indexer=False, column=None)
+        return None
 
     def _correlation(self, data: Data, method, args, node) -> Data:
         """Correlations with the label choose features; which column is the label is
@@ -1092,10 +1118,12 @@ class Interpreter:
         return False, None, None
 
     def _cross_validation(self, qualname, node, args, kwargs, scope) -> Value:
-        est = args[0] if args else kwargs.get("estimator")
-        x_val = args[1] if len(args) > 1 else kwargs.get("X")
-        y_val = args[2] if len(args) > 2 else kwargs.get("y")
-        x_node = node.args[1] if len(node.args) > 1 else _keyword_node(node, "X")
+        est_at, x_at, y_at = lib.CV_FUNCTIONS[lib.lib_key(qualname)]
+        x_name = "X" if est_at is not None else ("dtrain" if lib.lib_key(qualname)[0] == "xgboost" else "train_set")
+        est = args[est_at] if est_at is not None and len(args) > est_at else kwargs.get("estimator")
+        x_val = args[x_at] if len(args) > x_at else kwargs.get(x_name)
+        y_val = args[y_at] if y_at is not None and len(args) > y_at else kwargs.get("y")
+        x_node = node.args[x_at] if len(node.args) > x_at else _keyword_node(node, x_name)
         cv_node = _keyword_node(node, "cv")
         shuffled, shuffle_span, cv_spec = self._cv_setting(kwargs.get("cv"), cv_node)
         procedure = {
@@ -1166,6 +1194,12 @@ def _keyword_node(node, name):
         if kw.arg == name:
             return kw.value
     return None
+
+
+def _keyword_fraction(node) -> bool:
+    """``sample(frac=0.8)``: a fraction of the rows, not all of them (a shuffle)."""
+    value = _keyword_node(node, "frac")
+    return isinstance(value, ast.Constant) and isinstance(value.value, float) and 0 < value.value < 1
 
 
 def _keyword_true(node, name) -> bool:

@@ -33,6 +33,10 @@ CV_FUNCTIONS = {
     )
 }
 
+# native boosting libraries: cv(params, data) with the labels inside the data
+CV_FUNCTIONS[lib_key("xgboost.cv")] = (None, 1, None)
+CV_FUNCTIONS[lib_key("lightgbm.cv")] = (None, 1, None)
+
 SEARCH_CLASSES = keys(
     "sklearn.model_selection.GridSearchCV",
     "sklearn.model_selection.RandomizedSearchCV",
