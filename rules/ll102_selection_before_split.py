@@ -40,6 +40,11 @@ print(cross_val_score(model, X, y, cv=5).mean())
 ```
 
 ## Known limitations
+A selector fitted on the training side and then cross-validated on that side is
+reported when no model is scored on the held-out side afterwards (the cross-validated
+score is then the result, and it is biased); when the held-out side is scored later,
+the inner cross-validation only tuned and stays silent.
+
 Selection by hand is recognised when the chosen columns come from `df.corr()[label]`,
 `X.corrwith(y)` or a univariate score (`f_classif`, `chi2`, `mutual_info_classif`, ...)
 and flow into the columns that are split; a selection decided in an `if` inside a loop

@@ -44,6 +44,10 @@ print(cross_val_score(model, cat, y, cv=5, scoring="roc_auc").mean())
 ```
 
 ## Known limitations
+An encoder fitted on the training side and then cross-validated on that side is
+reported when no model is scored on the held-out side afterwards; when it is, the
+inner cross-validation only tuned and stays silent.
+
 A hand-written encoding is recognised when the averaged column is, by name, the
 label of a later fit, split or cross-validation in the same file. Encodings built
 in loops over dictionaries of columns, or with `np.bincount`, are not followed.

@@ -42,6 +42,11 @@ print(cross_val_score(model, X, y, scoring="roc_auc").mean())
 ```
 
 ## Known limitations
+Resampling the training side and then cross-validating it is reported when no model is
+scored on the held-out side afterwards (imbalanced-learn's documented pitfall); when
+the held-out side is scored later, the inner cross-validation only tuned and stays
+silent.
+
 Hand-rolled oversampling is recognised through `sklearn.utils.resample` and
 `DataFrame.sample` with `replace=True`; index-based duplication (`np.repeat`,
 `df.loc[idx.repeat(k)]`) is not followed.
