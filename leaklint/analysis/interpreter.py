@@ -107,6 +107,7 @@ class Interpreter:
         self._heap: dict = {}
         self._loops = 0
         self._origins: dict = {}  # id(Seq) -> names a list display was built from
+        self._last_call_scope = None
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module) -> Facts:
@@ -621,7 +622,10 @@ class Interpreter:
             return self.library_call(callee.qualname, node, scope)
         args, kwargs = self._arguments(node, scope)
         if isinstance(callee, Function):
-            return self._call_function(callee, args, kwargs)
+            self._last_call_scope = None
+            result = self._call_function(callee, args, kwargs)
+            self._write_back_estimators(callee, node, scope)
+            return result
         if isinstance(callee, LocalClass):
             instance = Instance(callee, self.new_id())
             self._call_method(instance, "__init__", args, kwargs)
@@ -723,7 +727,18 @@ class Interpreter:
                 raise
         finally:
             self._stack.pop()
+        self._last_call_scope = scope
         return scope.returns if scope.returns is not None else UNKNOWN
+
+    def _write_back_estimators(self, func: Function, node: ast.Call, scope) -> None:
+        """``def train(model, X, y): model.fit(X, y)`` fits the caller's object."""
+        params = list(func.node.args.posonlyargs) + list(func.node.args.args)
+        inner = self._last_call_scope
+        for param, arg in zip(params, node.args):
+            after = inner.env.get(param.arg) if inner is not None else None
+            before = scope.lookup(arg.id) if isinstance(arg, ast.Name) else None
+            if isinstance(before, Estimator) and isinstance(after, Estimator) and after.fits != before.fits:
+                self.bind(arg.id, after, scope)
 
     # ------------------------------------------------------- library calls
     def library_call(self, qualname: str, node: ast.Call, scope) -> Value:
