@@ -2,17 +2,23 @@
 
 ``audit_findings`` returns one ``AuditResult`` per finding; ``render_table`` and ``plot``
 show them. Nothing here runs or evaluates the user's code: see ``pieces`` and ``allowlist``.
+The names are imported on first use, so ``leaklint check`` does not pay for them.
 """
-from leaklint.audit.dependencies import MissingDependencyError, missing_dependencies
-from leaklint.audit.render import plot, render_table
-from leaklint.audit.result import AuditResult
-from leaklint.audit.runner import audit_findings
+from importlib import import_module
 
-__all__ = [
-    "AuditResult",
-    "MissingDependencyError",
-    "audit_findings",
-    "missing_dependencies",
-    "plot",
-    "render_table",
-]
+_EXPORTS = {
+    "AuditResult": "leaklint.audit.result",
+    "MissingDependencyError": "leaklint.audit.dependencies",
+    "audit_findings": "leaklint.audit.runner",
+    "missing_dependencies": "leaklint.audit.dependencies",
+    "plot": "leaklint.audit.render",
+    "render_table": "leaklint.audit.render",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
