@@ -14,7 +14,6 @@ import pickle
 import tempfile
 import time
 from pathlib import Path
-from typing import Optional
 
 CACHE_DIR = ".leaklint_cache"
 FORMAT = 2
@@ -130,10 +129,15 @@ class Cache:
             ignore = self.directory / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("# Created by leaklint automatically.\n*\n")
+            try:
+                data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+            except _UNPICKLABLE:  # keep every entry that can be stored
+                payload["entries"] = {k: v for k, v in kept.items() if _picklable(v)}
+                data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
             fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".results-", suffix=".tmp")
             try:
                 with os.fdopen(fd, "wb") as handle:
-                    pickle.dump(payload, handle, protocol=pickle.HIGHEST_PROTOCOL)
+                    handle.write(data)
                 os.replace(tmp, self.path)
             except BaseException:
                 try:
@@ -141,6 +145,17 @@ class Cache:
                 except OSError:
                     pass
                 raise
-        except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
-            pass  # a read-only tree or an unpicklable result: findings still shown, not cached
+        except (OSError, *_UNPICKLABLE):
+            pass  # a read-only tree: findings are still shown, only not cached
         self.dirty = False
+
+
+_UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError, RecursionError)
+
+
+def _picklable(value) -> bool:
+    try:
+        pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except _UNPICKLABLE:
+        return False
+    return True

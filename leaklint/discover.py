@@ -79,7 +79,7 @@ def iter_files(paths, settings_for, force_exclude: bool = False) -> Iterator[tup
                 seen.add(str(root))
                 yield str(root), None
             continue
-        stop = root.resolve()
+        stop = Path(os.path.abspath(root))
         for directory, dirnames, filenames in os.walk(root, followlinks=False, onerror=None):
             folder = Path(directory)
             settings = settings_for(folder)
@@ -88,7 +88,7 @@ def iter_files(paths, settings_for, force_exclude: bool = False) -> Iterator[tup
                 child = folder / name
                 if settings.is_excluded(child, ancestors=False):
                     continue
-                if settings.respect_gitignore and ignores.ignored(child.resolve(), True, stop):
+                if settings.respect_gitignore and ignores.ignored(Path(os.path.abspath(child)), True, stop):
                     continue
                 kept.append(name)
             dirnames[:] = kept
@@ -98,7 +98,7 @@ def iter_files(paths, settings_for, force_exclude: bool = False) -> Iterator[tup
                 child = folder / name
                 if settings.is_excluded(child, ancestors=False):
                     continue
-                if settings.respect_gitignore and ignores.ignored(child.resolve(), False, stop):
+                if settings.respect_gitignore and ignores.ignored(Path(os.path.abspath(child)), False, stop):
                     continue
                 key = str(child)
                 if key not in seen:

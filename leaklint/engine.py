@@ -215,12 +215,20 @@ def _lint(path, raw, rules, catalogs, time_functions) -> FileResult:
 
 
 def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
+    def column(line: int, offset: int) -> int:
+        """ast gives UTF-8 byte offsets; reports count characters (1-based)."""
+        text_line = lines[line - 1] if 1 <= line <= len(lines) else ""
+        if text_line.isascii():
+            return offset + 1
+        return len(text_line.encode("utf-8")[:offset].decode("utf-8", "ignore")) + 1
+
     def location(span: Span) -> Location:
         cell, line = source.locate(span.line)
         end_cell, end_line = source.locate(span.end_line)
+        start, end = column(span.line, span.column), column(span.end_line, span.end_column)
         if end_cell != cell:
-            end_line = line
-        return Location(line, span.column + 1, end_line, span.end_column + 1, cell)
+            end_line, end = line, start
+        return Location(line, start, end_line, end, cell)
 
     def where(span: Span) -> str:
         cell, line = source.locate(span.line)

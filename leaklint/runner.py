@@ -1,9 +1,9 @@
 """A whole run: discover files, resolve each file's settings, lint in parallel, cache.
 
-Each file is read once. The parent screens it (a file naming no split, cross-validation
-or search cannot leak), looks the survivors up in the cache by content, and only the
-rest are parsed and analysed: in this process for a small run, else in a pool of
-worker processes, largest files first. Output does not depend on the order of the
+Each file is read once, in this process. It is looked up in the cache by its content
+and settings, else screened (a file naming no split, cross-validation or search cannot
+leak, and is only decoded); what is left is parsed and analysed: here for a small run,
+else in a pool of worker processes, largest files first. Output does not depend on the order of the
 files or on ``--jobs``: results are collected per path and sorted.
 """
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import stat
+import sys
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,7 +28,7 @@ from .engine import FileResult, diagnostic, lint_bytes, prescreen
 from .ruleset import rule_by_code
 
 # Below this much source to analyse, starting worker processes costs more than it saves.
-PARALLEL_MIN_BYTES = 256 * 1024
+PARALLEL_MIN_BYTES = 1024 * 1024
 PARALLEL_MIN_FILES = 4
 
 
@@ -70,21 +72,27 @@ def job_for(path: str, settings: Settings) -> tuple:
 
 
 def read_file(path: str):
-    """(bytes, None), or (None, a FileResult with the LL000 saying why it cannot be read)."""
+    """(bytes, None), or (None, a FileResult with the LL000 saying why it cannot be read).
+
+    Only regular files are read: a FIFO or a device named ``x.py`` would block or never end.
+    """
+    reason = None
     try:
-        with open(path, "rb") as handle:
-            return handle.read(), None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with open(fd, "rb", closefd=True) as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISREG(mode):
+                return handle.read(), None
+            reason = "is a directory" if stat.S_ISDIR(mode) else "not a regular file"
+    except IsADirectoryError:
+        reason = "is a directory"
     except OSError as err:
-        result = FileResult(path)
         reason = err.strerror or type(err).__name__
-        if isinstance(err, IsADirectoryError):
-            reason = "is a directory"
-        result.errors.append(diagnostic(path, f"cannot read: {reason}"))
-        return None, result
     except (MemoryError, OverflowError):
-        result = FileResult(path)
-        result.errors.append(diagnostic(path, "cannot read: too large"))
-        return None, result
+        reason = "too large"
+    result = FileResult(path)
+    result.errors.append(diagnostic(path, f"cannot read: {reason}"))
+    return None, result
 
 
 def internal_error(path: str, err: BaseException) -> FileResult:
@@ -189,34 +197,55 @@ def _worker_init() -> None:
 
 
 def _context():
-    if "fork" in multiprocessing.get_all_start_methods() and os.name == "posix":
-        return multiprocessing.get_context("fork")  # workers inherit the loaded rules
-    return None
+    """fork on Linux: workers start in milliseconds with the rules already loaded."""
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None  # the platform's default (spawn on macOS and Windows)
+
+
+class _NoProcesses(Exception):
+    """Worker processes cannot be started here (no fork/semaphores, a process limit)."""
 
 
 def _parallel(items: list, workers: int) -> list:
     out: list = [None] * len(items)
     order = sorted(range(len(items)), key=lambda i: (-len(items[i][1]), i))  # largest first
+    lost = order
     try:
         lost = _in_pool(items, order, workers, out)
-    except (OSError, RuntimeError, ImportError):  # no processes here: lint in this one
-        for i in order:
+        # A worker that died (a crash in C, the OOM killer) broke the pool: lint what it
+        # had not finished one file at a time, so the file that kills a worker is named.
+        while lost:
+            lost = _in_pool(items, lost, 1, out, isolate=True)
+    except _NoProcesses:
+        for i in lost:
             if out[i] is None:
                 out[i] = run_job(*items[i])
-        return out
-    # A worker that died (a crash in C, the OOM killer) broke the pool: lint the files it
-    # had not finished one at a time, so the file that kills a worker is the one reported.
-    while lost:
-        lost = _in_pool(items, lost, 1, out, isolate=True)
     return out
 
 
 def _in_pool(items, order, workers, out, isolate=False) -> list:
     """Run ``order`` in a pool; return the indices left unfinished by a broken pool."""
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_init) as pool:
-        futures = [(i, pool.submit(run_job, *items[i])) for i in order]
-        lost = []
+    try:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_init)
+    except (OSError, ValueError, NotImplementedError, ImportError) as err:
+        raise _NoProcesses from err
+    lost = []
+    with pool:
+        futures = []
+        for i in order:
+            try:
+                futures.append((i, pool.submit(run_job, *items[i])))
+            except BrokenProcessPool:
+                futures.append((i, None))
+            except (OSError, RuntimeError) as err:  # the workers could not be started
+                if not futures:
+                    raise _NoProcesses from err
+                futures.append((i, None))
         for i, future in futures:
+            if future is None:
+                lost.append(i)
+                continue
             try:
                 out[i] = future.result()
             except BrokenProcessPool:
@@ -225,8 +254,7 @@ def _in_pool(items, order, workers, out, isolate=False) -> list:
                 out[i] = internal_error(items[i][0][0], err)
     if lost and isolate:
         culprit = lost.pop(0)
-        out[culprit] = FileResult(items[culprit][0][0])
-        out[culprit].internal.append(
-            f"{items[culprit][0][0]}: internal error: the worker process died linting this file; please report it"
-        )
+        path = items[culprit][0][0]
+        out[culprit] = FileResult(path)
+        out[culprit].internal.append(f"{path}: internal error: the worker process died linting this file; please report it")
     return lost

@@ -8,7 +8,6 @@ names, so the dataflow paths that find leaks are exercised.
 import ast
 import json
 import random
-import re
 import warnings
 from pathlib import Path
 
@@ -32,7 +31,9 @@ from sklearn.preprocessing import StandardScaler
 df = pd.read_csv("data.csv")
 X, y = df.drop(columns=["target"]), df["target"]
 """
-SETTINGS = dict(deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+# hypothesmith compiles what it generates: its SyntaxWarnings are not ours.
+pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
+SETTINGS = dict(deadline=None, suppress_health_check=list(HealthCheck))
 RULES = list(all_rules())
 CATALOGS = {rule.code: rule.catalog for rule in RULES}
 
@@ -65,7 +66,7 @@ def test_analysis_never_raises_on_grammar_programs(program):
     analyze(parse_or_skip(PREFIX + program))
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=50, **SETTINGS)
 @given(hypothesmith.from_node())
 def test_lint_never_raises_and_is_deterministic_on_cst_programs(program):
     source = PREFIX + program
@@ -220,7 +221,7 @@ def _reference_screen(text: bytes) -> bool:
 FRAGMENTS = ["train_test_split", "cross_val", "KFold", "Fold(", "GroupKFold ", "ShuffleSplit", "Split(", "LeaveOneOut",
              "LeavePGroupsOut", "GridSearchCV", "learning_curve", "validation_curve ", "permutation_test_score",
              ".split(X", ".split( df", ".split()", "str.split(','", ".fit(", ".fit_transform(", ".fitted", "[:n]",
-             "[0:len", "[ : (", "[:10]", "split", "Split", "_curve", "Leave", "SearchC", " ", "\n", "x", "(", ")",
+             "[0:len", "[ : (", "[:10]", "[:'2020'", ".cv(", "sample(frac", "sample( frac", "validation_split", "split", "Split", "_curve", "Leave", "SearchC", " ", "\n", "x", "(", ")",
              ".", "[", ":", "0", "_", "é", "\x00"]
 
 
@@ -231,10 +232,27 @@ def test_screen_prefilter_matches_the_regexes(text):
     assert engine.may_leak(raw) == _reference_screen(raw)
 
 
+def _literal_prefix(alternative: bytes) -> bytes:
+    """The text every match of a regex alternative starts with (escapes undone)."""
+    out = bytearray()
+    i = 0
+    while i < len(alternative):
+        char = alternative[i:i + 1]
+        if char == b"\\" and i + 1 < len(alternative) and not alternative[i + 1:i + 2].isalnum():
+            out += alternative[i + 1:i + 2]
+            i += 2
+        elif char.isalnum() or char in (b"_", b" ", b"-"):
+            out += char
+            i += 1
+        else:
+            break
+    return bytes(out)
+
+
 def test_every_screen_alternative_contains_a_needle():
     for alternative in engine.SCREEN.pattern.split(b"|"):
-        literal = re.sub(rb"\\[bs]\*?|\\\(|\\\.|\[[^]]*\]|\(|\)|\*|\?", b"", alternative)
-        assert any(needle in literal for needle in engine._NEEDLES), alternative
+        literal = _literal_prefix(alternative)
+        assert any(needle in literal for needle in engine._NEEDLES), (alternative, literal)
 
 
 def _reference_starts(tree) -> dict:
@@ -246,7 +264,7 @@ def _reference_starts(tree) -> dict:
     return starts
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=100, **SETTINGS)
 @given(st.one_of(hypothesmith.from_grammar(), ml_program))
 def test_statement_starts_matches_a_full_walk(program):
     tree = parse_or_skip(program)

@@ -343,3 +343,17 @@ def test_internal_error_in_one_file_is_reported_and_the_run_goes_on(tmp_path, mo
     run = lint_paths([str(tmp_path)], isolated=True, jobs=1)
     assert len(run.internal) == 1 and "a_boom.py" in run.internal[0] and "please report" in run.internal[0]
     assert [Path(f.path).name for f in run.findings] == ["b_leaky.py"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_fifo_and_device_named_like_python_files_do_not_block(tmp_path):
+    (tmp_path / "leaky.py").write_text(LEAKY)
+    os.mkfifo(tmp_path / "pipe.py")
+    if os.path.exists("/dev/zero"):
+        os.symlink("/dev/zero", tmp_path / "zero.py")
+    proc = leaklint(".", cwd=tmp_path, timeout=60)
+    assert_no_traceback(proc)
+    assert lines_for(proc, "pipe.py") == ["pipe.py:1:1: LL000 cannot read: not a regular file"]
+    if os.path.exists("/dev/zero"):
+        assert lines_for(proc, "zero.py") == ["zero.py:1:1: LL000 cannot read: not a regular file"]
+    assert len(lines_for(proc, "leaky.py")) == 1

@@ -108,27 +108,25 @@ class Interpreter:
         self._loops = 0
         self._origins: dict = {}  # id(Seq) -> names a list display was built from
         self._last_call_scope = None
+        self._dotted = False  # an attribute path ("self.model") was bound as a name
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module) -> Facts:
         module = Scope()
         self._module = module
-        self._slices = positional_sides(tree)
-        self._slice_splits: dict = {}
-        self.exec_block(tree.body, module)
-        for func, scope in self._standalone_functions(tree, module):
-            self._call_function(Function(func, scope, id(func)), [], {}, standalone=True)
-        return self.facts
-
-    def _standalone_functions(self, tree, module):
-        """Functions never called from analysed code are analysed with unknown arguments."""
-        pending = []
-        for node in ast.walk(tree):
+        functions, slices = [], []
+        for node in ast.walk(tree):  # one walk for both pre-scans
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                pending.append(node)
-        for func in pending:
+                functions.append(node)
+            elif isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple)):
+                slices.append(node)
+        self._slices = positional_sides(slices)
+        self.exec_block(tree.body, module)
+        # Functions never called from analysed code are analysed with unknown arguments.
+        for func in functions:
             if id(func) not in self._inlined:
-                yield func, module
+                self._call_function(Function(func, module, id(func)), [], {}, standalone=True)
+        return self.facts
 
     def new_id(self) -> int:
         self._ids += 1
@@ -318,6 +316,7 @@ class Interpreter:
                 self._assign_into(target.value, value, scope, None)
             elif path:
                 scope.env[path] = value
+                self._dotted = True
 
     def _unpack(self, targets, value, scope, source) -> None:
         if isinstance(value, Seq) and not any(isinstance(t, ast.Starred) for t in targets):
@@ -408,9 +407,9 @@ class Interpreter:
         return self._unknown_roots[key]
 
     def ex_Attribute(self, node, scope):
-        path = self._path(node)
-        if path and "." in path:
-            bound = scope.lookup(path)
+        if self._dotted:
+            path = self._path(node)
+            bound = scope.lookup(path) if path else None
             if bound is not None:
                 return bound
         base = self.ev(node.value, scope)

@@ -41,12 +41,10 @@ def _row_slice(subscript: ast.Subscript):
     return key if isinstance(key, ast.Slice) and key.step is None else None
 
 
-def positional_sides(tree: ast.AST) -> dict:
+def positional_sides(subscripts) -> dict:
     """Map id(Subscript node) -> (bound text, "train" | "test") for paired slices."""
     heads, tails = {}, {}
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Subscript):
-            continue
+    for node in subscripts:
         cut = _row_slice(node)
         if cut is None:
             continue

@@ -32,9 +32,11 @@ def audit(paths, repeats, rows, features, timeout, output_format, output_file, p
     """Measure how much each leak found in PATHS inflates the score, on synthetic noise."""
     from . import audit_findings, missing_dependencies, plot, render_table
 
-    missing = missing_dependencies(plot=plot_path is not None)
+    missing = missing_dependencies()
     if missing:
         raise click.ClickException(f"{INSTALL_HINT} (missing: {', '.join(missing)})")
+    if plot_path is not None and missing_dependencies(plot=True):
+        raise click.ClickException("--plot needs matplotlib: pip install 'leaklint[plot]'")
     paths = paths or (".",)
     absent = [p for p in paths if not os.path.lexists(p)]
     if absent:

@@ -14,6 +14,7 @@ from scipy.signal import lfilter
 MISSING_SHARE = 0.1
 WORDS_PER_DOCUMENT = 30
 ROWS_PER_CATEGORY = 4
+LABEL_WINDOW_SHARE = 20  # LL201 classification: the trailing median spans rows / 20
 
 
 @dataclass
@@ -30,7 +31,7 @@ def make(kind: str, rng: np.random.Generator, rows: int, features: int, task: st
     if kind == "wine":
         return _wine()
     if kind == "time":
-        return _time_ordered(rng, rows, features)
+        return _time_ordered(rng, rows, features, task)
     if kind == "text":
         X = _documents(rng, rows, features)
     elif kind in ("categorical", "strings"):
@@ -65,7 +66,7 @@ def _as_string_frame(codes):
     return pd.DataFrame({f"c{j}": [f"v{v}" for v in codes[:, j]] for j in range(codes.shape[1])})
 
 
-def _time_ordered(rng, rows, features):
+def _time_ordered(rng, rows, features, task="regression"):
     """Rows in time order: drifting features that together encode time, a smooth target.
 
     Each feature is a random walk, so nearby rows are close in feature space; the target
@@ -73,10 +74,28 @@ def _time_ordered(rng, rows, features):
     the series (one test block of a 5-fold split). A shuffled split interpolates between
     neighbouring rows and looks excellent; a time-ordered split must forecast and does no
     better than predicting the training mean.
+
+    For classification the label is whether the target is above its trailing median
+    (see ``time_label``): balanced in every stretch of the series, so each time-ordered
+    fold holds both classes, and as easy to interpolate and as hard to forecast.
     """
     X = np.cumsum(rng.normal(size=(rows, features)), axis=0) / np.sqrt(rows)
     y = lfilter([1.0], [1.0, -np.exp(-5.0 / rows)], rng.normal(size=rows))
-    return Dataset(X, (y - y.mean()) / y.std(), rows, features)
+    y = (y - y.mean()) / y.std()
+    if task == "classification":
+        y = time_label(y)
+    return Dataset(X, y, rows, features)
+
+
+def label_window(rows: int) -> int:
+    return max(5, rows // LABEL_WINDOW_SHARE)
+
+
+def time_label(y: np.ndarray) -> np.ndarray:
+    """1 where ``y`` is above the median of its ``label_window`` previous values."""
+    window = label_window(len(y))
+    medians = np.array([np.median(y[max(0, i - window): max(1, i)]) for i in range(len(y))])
+    return (y > medians).astype(int)
 
 
 def _wine():

@@ -1,18 +1,23 @@
 """One job in the worker: fill the missing pieces, make each seed's data, run both procedures."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.metrics import get_scorer
 
 from leaklint.analysis.specs import CallSpec, FuncRef
-from leaklint.audit import examples, scoring
-from leaklint.audit.data import make
+from leaklint.audit import examples, scoring, sizing
+from leaklint.audit.data import label_window, make
+from leaklint.audit.parallel import run_seeds
 from leaklint.audit.pieces import Job, describe
 from leaklint.audit.procedures import (
     LL301_MODEL,
     PROCEDURES,
+    ColumnsDiffer,
     GroupMeanEncoder,
+    NothingSelected,
     Pieces,
     time_ordered_description,
 )
@@ -28,21 +33,39 @@ GROUPBY_MEAN = "groupby-mean"
 
 
 def execute(job: Job, send) -> None:
-    """Send ("info", {...}) once, then ("seed", leaked, honest) for each repeat."""
+    """Send ("info", {...}) once, ("seed", leaked, honest) for each repeat, then any ("note", text)."""
     model = sanitise(job.model)
-    task = _task(job, model)
+    step = _step(job, None)
+    task = _task(job, model, step)
     model = model or examples.MODELS[job.code][task]
-    step = _step(job, task)
+    step = step or _step(job, task)
     evaluation = _evaluation(job)
     kind = _data_kind(job, step, model, task)
-    rows = job.rows or examples.SIZES[job.code][0]
-    features = job.features or (VOCABULARY if kind == "text" else examples.SIZES[job.code][1])
+    rows, features = examples.SIZES[job.code]
+    features = VOCABULARY if kind == "text" else features
+    rows, features = job.rows or rows, job.features or features
+    sized = sizing.size(
+        job.code, step, model, rows=rows, features=features, kind=kind,
+        explicit_rows=job.rows is not None, explicit_features=job.features is not None,
+        folds=sizing.folds_of({k: _build(v, 0) for k, v in evaluation.items()}, rows, task),
+    )
+    step, model = sized.step, sized.model
     metric, substituted, notes = _metric(job, task)
+    substituted += sized.substituted
+    notes += sized.notes
+    if job.code == "LL201" and task == "classification":
+        notes.append(
+            f"data: the label is 1 where the drifting target is above its median over the last "
+            f"{label_window(sized.rows)} rows, so it is balanced in every stretch of the series"
+        )
     scorer = None if metric == scoring.TRAIN_MEAN_R2 else get_scorer(metric)
     procedure = PROCEDURES[_procedure_key(job, step)]
     share = IMBALANCED_SHARE if job.code == "LL104" else 0.5
-    for repeat in range(job.repeats):
-        data = make(kind, np.random.default_rng(repeat), rows, features, task, share)
+
+    def prepare(repeat: int):
+        data = make(kind, np.random.default_rng(repeat), sized.rows, sized.features, task, share)
+        if sized.scale != 1.0:
+            data.X = data.X * sized.scale
         pieces = Pieces(
             step=_build(step, repeat),
             model=_build(model, repeat),
@@ -52,33 +75,106 @@ def execute(job: Job, send) -> None:
             task=task,
             seed=repeat,
         )
-        if repeat == 0:
-            texts = _texts(step, model, evaluation, pieces.evaluation, job.fit_method)
-            send(("info", {
-                "metric": metric,
-                "chance": scoring.chance(metric, data.y),
-                "rows": data.rows,
-                "features": data.features,
-                "leaked_procedure": procedure.leaked.format(**texts),
-                "honest_procedure": procedure.honest.format(**texts),
-                "substituted": substituted,
-                "notes": notes,
-            }))
-        leaked, honest = procedure.run(pieces, data.X, data.y)
-        send(("seed", float(leaked), float(honest)))
+        return data, pieces
+
+    def run_seed(repeat: int):
+        data, pieces = prepare(repeat)
+        try:
+            leaked, honest = procedure.run(pieces, data.X, data.y)
+        except NothingSelected as exc:
+            raise Unsupported(
+                f"{describe(step)} keeps no feature on data without signal ({exc.where}, seed {repeat}): "
+                "nothing to measure"
+            ) from None
+        except ColumnsDiffer as exc:
+            raise Unsupported(
+                f"as written the procedure fails: {describe(step)} refitted on the held-out rows gives "
+                f"{exc.test} columns, not the {exc.train} the model was trained on (a different "
+                "vocabulary), so the model cannot score them; this failure is itself the LL301 bug"
+            ) from None
+        leaked, honest = float(leaked), float(honest)
+        if not (math.isfinite(leaked) and math.isfinite(honest)):
+            side = "leaked" if not math.isfinite(leaked) else "honest"
+            single = any(undefined == scored for undefined, scored in pieces.folds_scored)
+            raise Unsupported(
+                f"{metric} is undefined for the {side} procedure on seed {repeat}"
+                + (": every test fold holds a single class" if single else "")
+            )
+        undefined = sum(u for u, _ in pieces.folds_scored)
+        return leaked, honest, undefined, sum(n for _, n in pieces.folds_scored)
+
+    data, pieces = prepare(0)
+    texts = _texts(step, model, evaluation, pieces.evaluation, job.fit_method)
+    send(("info", {
+        "metric": metric,
+        "chance": scoring.chance(metric, data.y),
+        "rows": data.rows,
+        "features": data.features,
+        "leaked_procedure": procedure.leaked.format(**texts),
+        "honest_procedure": procedure.honest.format(**texts),
+        "substituted": substituted,
+        "notes": notes,
+    }))
+    del data, pieces
+    undefined = scored = 0
+    for leaked, honest, seed_undefined, seed_scored in run_seeds(job.repeats, run_seed):
+        undefined, scored = undefined + seed_undefined, scored + seed_scored
+        send(("seed", leaked, honest))
+    if undefined:
+        send(("note", (
+            f"metric: {undefined} of {scored} test folds held a single class, where {metric} is undefined; "
+            "they are left out of the fold means"
+        )))
 
 
-def _task(job: Job, model) -> str:
+def _task(job: Job, model, step=None) -> str:
     task = job.task
     if task is None and model is not None:
-        built = build(model)
-        task = "classification" if is_classifier(built) else "regression" if is_regressor(built) else None
-    task = task or ("regression" if job.code == "LL201" else "classification")
+        task = _task_of(build(model))
+    if task is None and isinstance(step, CallSpec):
+        task = _step_task(build(step))
+    if task is None and job.code == "LL201":
+        task = "classification" if _classification_evaluation(job) else "regression"
+    task = task or "classification"
+    if job.code == "LL201" and task == "regression" and isinstance(job.cv, CallSpec) and "Stratified" in job.cv.qualname:
+        raise Unsupported(f"{describe(job.cv)} needs class labels, but the model is a regressor")
     if job.code == "LL104" and task != "classification":
         raise Unsupported("resampling (LL104) is audited for classification only")
-    if job.code == "LL201" and task != "regression":
-        raise Unsupported("LL201's audit forecasts a drifting numeric target; a classifier cannot be scored on it")
     return task
+
+
+def _task_of(estimator):
+    if is_classifier(estimator):
+        return "classification"
+    return "regression" if is_regressor(estimator) else None
+
+
+def _step_task(step):
+    """What a step tells of the task: itself (a model), its estimator, or its score function."""
+    if _task_of(step):
+        return _task_of(step)
+    estimator = getattr(step, "estimator", None)
+    if estimator is not None and _task_of(estimator):
+        return _task_of(estimator)
+    if getattr(getattr(step, "score_func", None), "__name__", "").endswith("_regression"):
+        return "regression"
+    if getattr(step, "target_type", None) == "continuous":
+        return "regression"
+    return None
+
+
+CLASSIFICATION_METRICS = ("accuracy", "balanced_accuracy", "roc_auc", "average_precision", "f1", "precision",
+                          "recall", "neg_log_loss", "neg_brier_score", "jaccard", "matthews_corrcoef", "top_k_accuracy")
+
+
+def _classification_evaluation(job: Job) -> bool:
+    """Class labels are implied by a stratified split or a classification metric."""
+    if isinstance(job.cv, CallSpec) and "Stratified" in job.cv.qualname.rsplit(".", 1)[-1]:
+        return True
+    if job.cv is None and job.split and job.split.get("stratify"):
+        return True
+    name = job.scoring if isinstance(job.scoring, str) else ""
+    return any(name == metric or name.startswith(metric + "_") for metric in CLASSIFICATION_METRICS)
 
 
 def _procedure_key(job: Job, step) -> str:
@@ -92,13 +188,14 @@ def _is_model(estimator) -> bool:
     return hasattr(estimator, "predict") and not hasattr(estimator, "transform")
 
 
-def _step(job: Job, task: str):
+def _step(job: Job, task):
+    """The step to run; with ``task`` None, only the code's own step (or None)."""
     if job.form == GROUPBY_MEAN:
         return GROUPBY_MEAN
     if job.code == "LL105":
         return examples.STAT_STEPS[job.stat]
     if job.code in examples.STEPS:
-        return sanitise(job.step) or examples.STEPS[job.code][task]
+        return sanitise(job.step) or (examples.STEPS[job.code][task] if task else None)
     return None
 
 
@@ -110,8 +207,14 @@ def _evaluation(job: Job) -> dict:
 
 
 def _metric(job: Job, task: str):
-    if job.code == "LL201":
-        return scoring.TRAIN_MEAN_R2, [], []
+    if job.code == "LL201" and task == "regression":
+        notes = []
+        if job.scoring not in (None, "r2"):
+            notes.append(
+                f"metric: {job.scoring!r} is not used: LL201's regression audit reports R² against "
+                "predicting the training mean, the score a forecast must beat"
+            )
+        return scoring.TRAIN_MEAN_R2, [], notes
     if job.scoring is None or scoring.known(job.scoring):
         return job.scoring or scoring.default_metric(task), [], []
     metric = scoring.default_metric(task)

@@ -86,14 +86,34 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
     step = pieces.get("step")
     if not (code == "LL301" and step is not None and canonical(step.qualname, "step") is None):
         # (LL301's step may be the model itself, refitted on the test rows: then no model is used.)
-        pieces["model"] = _accepted(result, "model", proc.get("model"), "model")
+        own = _selector_estimator(step)
+        if own is not None and not accepts(proc.get("model"), "model"):
+            result.substitute("model", proc.get("model"), f"the selector's own estimator, `{describe(own)}`,")
+            pieces["model"] = own
+        else:
+            pieces["model"] = _accepted(result, "model", proc.get("model"), "model")
     pieces.update(_evaluation(result, code, proc.get("cv"), proc.get("split")))
-    if code != "LL201":
+    if code == "LL201":
+        # Read quietly: it decides classification, and a regression's metric is fixed.
+        pieces["scoring"] = _scoring(Plan(), code, proc.get("scoring"))
+    else:
         pieces["scoring"] = _scoring(result, code, proc.get("scoring"))
     task = proc.get("task")
     pieces["task"] = task if task in (examples.CLASSIFICATION, examples.REGRESSION) else None
     result.job = Job(code, repeats, rows, features, dataset, **pieces)
     return result
+
+
+# Selectors that fit an estimator of their own: when the code's model is not found, the
+# features they choose are scored with that estimator, as code usually does.
+WRAPPER_SELECTORS = frozenset({"RFE", "RFECV", "SelectFromModel", "SequentialFeatureSelector"})
+
+
+def _selector_estimator(step) -> Optional[CallSpec]:
+    if not isinstance(step, CallSpec) or step.qualname.rsplit(".", 1)[-1] not in WRAPPER_SELECTORS:
+        return None
+    estimator = step.kwarg("estimator", step.args[0] if step.args else None)
+    return estimator if accepts(estimator, "model") else None
 
 
 def _accepted(result: Plan, piece: str, spec, role: str):

@@ -6,7 +6,7 @@ wherever they see the same rows, so the per-seed difference is a paired comparis
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -16,6 +16,22 @@ from sklearn.pipeline import Pipeline
 
 CLASSIFICATION = "classification"
 LL301_MODEL = "LL301/model"  # LL301 when the step refitted on the test rows is the model itself
+
+
+class NothingSelected(Exception):
+    """The step kept no feature (a selector controlling false discoveries, on noise)."""
+
+    def __init__(self, where: str):
+        super().__init__(where)
+        self.where = where
+
+
+class ColumnsDiffer(Exception):
+    """The step refitted on the held-out rows gives other columns than on the training rows."""
+
+    def __init__(self, train: int, test: int):
+        super().__init__(train, test)
+        self.train, self.test = train, test
 
 
 @dataclass
@@ -29,6 +45,8 @@ class Pieces:
     fit_method: str
     task: str
     seed: int
+    # (undefined, scored) test folds of each mean: a fold holding one class has no ROC AUC.
+    folds_scored: list = field(default_factory=list)
 
 
 class GroupMeanEncoder(TransformerMixin, BaseEstimator):
@@ -56,9 +74,11 @@ def fitted_before_split(p: Pieces, X, y):
     """LL101-LL103, LL105: the step fitted on all rows, or inside each training fold."""
     step = clone(p.step)
     Xt = step.fit(X, y).transform(X) if p.fit_method == "fit" else step.fit_transform(X, y)
+    if _width(Xt) == 0:
+        raise NothingSelected("fitted on all rows")
     folds = split_rows(p.evaluation, y, p.task, p.seed)
     honest = Pipeline([("step", p.step), ("model", p.model)])
-    return _mean_score(p, p.model, Xt, y, folds), _mean_score(p, honest, X, y, folds)
+    return _mean_score(p, p.model, Xt, y, folds), _in_folds(p, honest, X, y, folds)
 
 
 def resampled_before_split(p: Pieces, X, y):
@@ -72,12 +92,16 @@ def resampled_before_split(p: Pieces, X, y):
 
 
 def shuffled_time_series(p: Pieces, X, y):
-    """LL201: the shuffled split as written, or the same number of time-ordered folds."""
+    """LL201: the shuffled split as written, or the same number of time-ordered folds.
+
+    A regression is scored against predicting the training mean; a classification by
+    its scorer, on labels balanced within every stretch of the series.
+    """
     shuffled = split_rows(p.evaluation, y, p.task, p.seed)
-    return (
-        train_mean_r2(p.model, X, y, shuffled),
-        train_mean_r2(p.model, X, y, time_ordered_rows(p.evaluation, len(y))),
-    )
+    ordered = time_ordered_rows(p.evaluation, len(y))
+    if p.task == CLASSIFICATION:
+        return _mean_score(p, p.model, X, y, shuffled), _mean_score(p, p.model, X, y, ordered)
+    return train_mean_r2(p.model, X, y, shuffled), train_mean_r2(p.model, X, y, ordered)
 
 
 def refitted_on_test(p: Pieces, X, y):
@@ -87,9 +111,13 @@ def refitted_on_test(p: Pieces, X, y):
     for train, test in folds:
         X_train = clone(p.step).fit_transform(_rows(X, train), y[train])
         X_test = clone(p.step).fit_transform(_rows(X, test), y[test])
+        if _width(X_train) == 0 or _width(X_test) == 0:
+            raise NothingSelected("fitted on the training or the held-out rows")
+        if _width(X_test) != _width(X_train):
+            raise ColumnsDiffer(_width(X_train), _width(X_test))
         scores.append(p.scorer(clone(p.model).fit(X_train, y[train]), X_test, y[test]))
     honest = Pipeline([("step", p.step), ("model", p.model)])
-    return float(np.mean(scores)), _mean_score(p, honest, X, y, folds)
+    return _finite_mean(p, scores), _in_folds(p, honest, X, y, folds)
 
 
 def model_fitted_on_test(p: Pieces, X, y):
@@ -98,14 +126,14 @@ def model_fitted_on_test(p: Pieces, X, y):
     leaked = [
         p.scorer(clone(p.step).fit(_rows(X, test), y[test]), _rows(X, test), y[test]) for _, test in folds
     ]
-    return float(np.mean(leaked)), _mean_score(p, p.step, X, y, folds)
+    return _finite_mean(p, leaked), _mean_score(p, p.step, X, y, folds)
 
 
 def fitted_on_all_rows(p: Pieces, X, y):
     """LL302: the model fitted on all rows and scored on held-out ones, or on training rows."""
     folds = split_rows(p.evaluation, y, p.task, p.seed)
     fitted = clone(p.model).fit(X, y)
-    leaked = float(np.mean([p.scorer(fitted, _rows(X, test), y[test]) for _, test in folds]))
+    leaked = _finite_mean(p, [p.scorer(fitted, _rows(X, test), y[test]) for _, test in folds])
     return leaked, _mean_score(p, p.model, X, y, folds)
 
 
@@ -219,7 +247,28 @@ def _mean_score(p: Pieces, estimator, X, y, folds) -> float:
         p.scorer(clone(estimator).fit(_rows(X, train), y[train]), _rows(X, test), y[test])
         for train, test in folds
     ]
-    return float(np.mean(scores))
+    return _finite_mean(p, scores)
+
+
+def _finite_mean(p: Pieces, scores) -> float:
+    """The mean of the defined fold scores (nan if none is), recording how many were not."""
+    kept = [float(s) for s in scores if math.isfinite(s)]
+    p.folds_scored.append((len(scores) - len(kept), len(scores)))
+    return float(np.mean(kept)) if kept else math.nan
+
+
+def _in_folds(p: Pieces, pipeline, X, y, folds) -> float:
+    """``_mean_score`` of a Pipeline whose step may keep no feature in a training fold."""
+    try:
+        return _mean_score(p, pipeline, X, y, folds)
+    except ValueError as exc:
+        if "0 feature(s)" in str(exc):
+            raise NothingSelected("fitted on a training fold") from exc
+        raise
+
+
+def _width(X) -> int:
+    return X.shape[1] if len(getattr(X, "shape", ())) == 2 else 1
 
 
 def _rows(X, index):

@@ -29,7 +29,10 @@ def render_table(findings: Sequence[Finding], results: Sequence[AuditResult]) ->
             lines.append(f"  honest: {result.honest_procedure}")
         if result.rows is not None:
             lines.append(f"  data: {result.rows} rows x {result.features} features; seeds run: {len(result.leaked_scores)}")
-        lines.extend(f"  substituted {note}" for note in result.notes)
+        for note in result.notes:
+            # "piece: ..." notes explain a substitution; "data: ..." notes how the data was sized.
+            substituted = note.split(":", 1)[0] in result.substituted
+            lines.append(f"  {'substituted ' if substituted else ''}{note}")
     return "\n".join(lines)
 
 

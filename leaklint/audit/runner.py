@@ -108,6 +108,8 @@ class Worker:
                 result.leaked_scores.append(message[1])
                 result.honest_scores.append(message[2])
                 advance(1)
+            elif kind == "note":
+                result.notes.append(message[1])
             elif kind == "done":
                 result.summarise()
                 return self._finish(result, OK, None, started, advance)
