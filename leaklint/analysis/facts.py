@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .values import Rows, TimeMark
+from .values import TimeMark
 
 
 @dataclass(frozen=True)

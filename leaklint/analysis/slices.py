@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 
-
 _WRAPPERS = {"int", "len", "round", "math", "np", "floor", "ceil"}
 
 

@@ -118,6 +118,27 @@ class Instance(Value):
     key: int
 
 
+class Enumerated(Value):
+    """``enumerate(x)``: yields (index, item)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+
+class Items(Value):
+    """``d.items()``: yields (key, value)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+
+class Zipped(Value):
+    """``zip(a, b)``: yields one item of each."""
+
+    def __init__(self, items):
+        self.items = items
+
+
 UNKNOWN = Data()
 
 

@@ -1,0 +1,424 @@
+"""Calls: library functions and constructors by qualified name, methods of estimators
+and of data, and the inlining of functions and classes defined in the analysed file.
+
+A mixin of the Interpreter (interpreter.py), which it shares state with.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from typing import Optional
+
+from . import libraries as lib
+from .facts import Evaluation
+from .scope import MAX_CALL_DEPTH, BudgetExceeded, Scope
+from .specs import to_spec
+from .syntax import (
+    aggregated_columns,
+    aggregates_values,
+    const_str,
+    groupby_root,
+    keyword_fraction,
+    keyword_true,
+    lambda_is_aggregate,
+    span_of,
+    step_names,
+    text_of,
+    truthy_const,
+)
+from .values import (
+    UNKNOWN,
+    Data,
+    Enumerated,
+    Estimator,
+    Folds,
+    Function,
+    Instance,
+    Items,
+    LocalClass,
+    Ref,
+    Rows,
+    Seq,
+    Side,
+    TimeMark,
+    Value,
+    Zipped,
+    as_data,
+    merge_data,
+)
+
+
+class CallsMixin:
+    # ----------------------------------------------------------------- calls
+    def ex_Call(self, node, scope):
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            receiver = self.ev(func.value, scope)
+            if isinstance(receiver, Ref):
+                return self.library_call(f"{receiver.qualname}.{func.attr}", node, scope)
+            args, kwargs = self._arguments(node, scope)
+            if isinstance(receiver, Instance):
+                return self._call_method(receiver, func.attr, args, kwargs)
+            result = self.method_call(receiver, func.attr, args, kwargs, node, scope)
+            if isinstance(receiver, Estimator) and func.attr in lib.FIT_METHODS:
+                self._rebind(func.value, self._last_fitted, scope)
+            elif isinstance(receiver, Data) and self._is_inplace(func.attr, node):
+                if isinstance(func.value, ast.Subscript):
+                    self._assign_into(func.value.value, result, scope, func.value)
+                else:
+                    self._rebind(func.value, result, scope)
+            elif isinstance(receiver, (Seq, Data)) and func.attr in lib.COLLECTING_METHODS:
+                self._rebind(func.value, merge_data([receiver] + args), scope)
+            return result
+        callee = self.ev(func, scope)
+        if isinstance(callee, Ref):
+            return self.library_call(callee.qualname, node, scope)
+        args, kwargs = self._arguments(node, scope)
+        if isinstance(callee, Function):
+            self._last_call_scope = None
+            result = self._call_function(callee, args, kwargs)
+            self._write_back_estimators(callee, node, scope)
+            return result
+        if isinstance(callee, LocalClass):
+            instance = Instance(callee, self.new_id())
+            self._call_method(instance, "__init__", args, kwargs)
+            return instance
+        if isinstance(func, ast.Name) and func.id in lib.CHOOSING_BUILTINS:
+            self._choice(args + list(kwargs.values()), node)
+        if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
+            return self._builtin(func.id, args)
+        return merge_data(args + list(kwargs.values()))
+
+    def _builtin(self, name, args):
+        if not args:
+            return UNKNOWN
+        if name == "enumerate":
+            return Enumerated(args[0])
+        if name == "zip":
+            return Zipped(tuple(args))
+        if name == "next" and isinstance(args[0], Folds):
+            return self.iterate(args[0])
+        if isinstance(args[0], (Folds, Seq)):
+            return args[0]
+        return as_data(args[0])
+
+    @staticmethod
+    def _is_inplace(method, node) -> bool:
+        if method not in lib.INPLACE_METHODS:
+            return False
+        return any(k.arg == "inplace" and truthy_const(k.value) for k in node.keywords)
+
+    def _rebind(self, target, value, scope) -> None:
+        if isinstance(target, (ast.Name, ast.Attribute)) and value is not None:
+            if isinstance(target, ast.Name) or self._path(target):
+                self.assign(target, value, scope)
+
+    def _arguments(self, node, scope):
+        args = [self.ev(a, scope) for a in node.args]
+        kwargs = {}
+        for kw in node.keywords:
+            value = self.ev(kw.value, scope)
+            kwargs[kw.arg or "**"] = value
+        return args, kwargs
+
+    # -------------------------------------------------------- local functions
+    def _call_method(self, instance: Instance, name: str, args, kwargs) -> Value:
+        method = self._find_method(instance.cls, name, depth=0)
+        if method is None:
+            return merge_data(args + list(kwargs.values()))
+        return self._call_function(Function(method, instance.cls.scope, id(method)), [instance] + args, kwargs)
+
+    def _find_method(self, cls: LocalClass, name: str, depth: int):
+        for stmt in cls.node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
+                return stmt
+        if depth < 5:
+            for base in cls.node.bases:
+                parent = self.ev(base, cls.scope)
+                if isinstance(parent, LocalClass):
+                    found = self._find_method(parent, name, depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def _call_function(self, func: Function, args, kwargs, standalone=False) -> Value:
+        node = func.node
+        if not standalone:
+            self._inlined.add(func.key)
+        if func.key in self._stack or len(self._stack) >= MAX_CALL_DEPTH:
+            return merge_data(args + list(kwargs.values()))
+        scope = Scope(func.scope)
+        params = node.args
+        positional = list(params.posonlyargs) + list(params.args)
+        defaults = [None] * (len(positional) - len(params.defaults)) + list(params.defaults)
+        for index, (param, default) in enumerate(zip(positional, defaults)):
+            if index < len(args):
+                value = args[index]
+            elif param.arg in kwargs:
+                value = kwargs[param.arg]
+            elif default is not None and not standalone:
+                value = self.ev(default, func.scope)
+            else:
+                value = Data(rows=self.fresh_rows())
+            scope.env[param.arg] = value
+        for param, default in zip(params.kwonlyargs, params.kw_defaults):
+            if param.arg in kwargs:
+                scope.env[param.arg] = kwargs[param.arg]
+            elif default is not None and not standalone:
+                scope.env[param.arg] = self.ev(default, func.scope)
+            else:
+                scope.env[param.arg] = Data(rows=self.fresh_rows())
+        if params.vararg is not None:
+            scope.env[params.vararg.arg] = Seq(tuple(args[len(positional):]))
+        if params.kwarg is not None:
+            scope.env[params.kwarg.arg] = merge_data(list(kwargs.values()))
+        self._stack.append(func.key)
+        try:
+            self.exec_block(node.body, scope)
+        except BudgetExceeded:
+            if len(self._stack) > 1:
+                raise
+        finally:
+            self._stack.pop()
+        self._last_call_scope = scope
+        return scope.returns if scope.returns is not None else UNKNOWN
+
+    def _write_back_estimators(self, func: Function, node: ast.Call, scope) -> None:
+        """``def train(model, X, y): model.fit(X, y)`` fits the caller's object."""
+        params = list(func.node.args.posonlyargs) + list(func.node.args.args)
+        inner = self._last_call_scope
+        for param, arg in zip(params, node.args):
+            after = inner.env.get(param.arg) if inner is not None else None
+            before = scope.lookup(arg.id) if isinstance(arg, ast.Name) else None
+            if isinstance(before, Estimator) and isinstance(after, Estimator) and after.fits != before.fits:
+                self.bind(arg.id, after, scope)
+
+    # ------------------------------------------------------- library calls
+    def library_call(self, qualname: str, node: ast.Call, scope) -> Value:
+        key = lib.lib_key(qualname)
+        args, kwargs = self._arguments(node, scope)
+        root, name = key
+        if key in lib.SPLIT_FUNCTIONS:
+            return self._train_test_split(qualname, node, args, kwargs)
+        if key in lib.CV_FUNCTIONS:
+            return self._cross_validation(qualname, node, args, kwargs, scope)
+        if key in lib.LEARNING_FUNCTIONS:
+            return self._learning_function(qualname, lib.LEARNING_FUNCTIONS[key], node, args, kwargs)
+        if key in lib.TIME_FUNCTIONS or key in self.time_functions:
+            reason = lib.TIME_FUNCTIONS.get(key, f"time-ordered data from {name}()")
+            data = merge_data(args + list(kwargs.values()))
+            if not data.rows:
+                data = replace(data, rows=self.fresh_rows())
+            return replace(data, time=TimeMark(node.lineno, reason))
+        if root == "numpy" and name in lib.CHOOSING_FUNCTIONS:
+            self._choice(args, node)
+        if root == "numpy" and name in lib.NUMPY_STATS and args:
+            return self._statistic(name, args[0], node, axis_position=1)
+        if key in lib.STANDARDIZING_FUNCTIONS and args:
+            stat = self._statistic(name, args[0], node, axis_position=1)
+            return self.derive([args[0], stat], node)
+        if root == "pandas" and name.startswith(lib.READER_PREFIX):
+            return self._read(node, name)
+        if key in lib.PIPELINES:
+            return self._pipeline(qualname, node, args, kwargs)
+        if key in lib.DATA_CLASSES and "label" in kwargs:
+            self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
+        if root == "sklearn" and ".metrics" in qualname:
+            scores = merge_data(args + list(kwargs.values())).scores
+            if self._loops:
+                self.facts.looped_scores |= scores
+            return Data(scores=scores)
+        if name[:1].isupper() and root not in lib.DATA_PACKAGES and key not in lib.DATA_CLASSES:
+            return self._construct(qualname, node, args, kwargs, scope)
+        data = merge_data(args + list(kwargs.values()))
+        if not data.rows and not data.learned and not data.time:
+            return Data(rows=self.fresh_rows())
+        return self.derive([data], node)
+
+    def _read(self, node, name) -> Data:
+        time = None
+        for kw in node.keywords:
+            if kw.arg == "parse_dates" and not (isinstance(kw.value, ast.Constant) and not kw.value.value):
+                time = TimeMark(node.lineno, f"dates parsed by pd.{name}(parse_dates=...)")
+        return Data(rows=self.fresh_rows(), time=time)
+
+    def _resolve(self, scope):
+        def resolve(expr) -> Optional[str]:
+            value = self.ev(expr, scope) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+            return value.qualname if isinstance(value, Ref) else None
+
+        return resolve
+
+    def _construct(self, qualname, node, args, kwargs, scope) -> Estimator:
+        key = lib.lib_key(qualname)
+        spec = to_spec(node, self._resolve(scope)) if node is not None else None
+        shuffled = None
+        if key in lib.ALWAYS_SHUFFLED_SPLITTERS:
+            shuffled = True
+        elif key in lib.OPTIONALLY_SHUFFLED_SPLITTERS:
+            shuffled = self._shuffle_flag(node, position=1, default=False)
+        elif key in lib.ORDERED_SPLITTERS:
+            shuffled = False
+        inner = args[0] if args else kwargs.get("estimator")
+        cv = kwargs.get("cv")
+        steps = ()
+        if isinstance(inner, Estimator):
+            steps = (inner.qualname,) + inner.steps
+        return Estimator(qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv)
+
+    @staticmethod
+    def _shuffle_flag(node, position, default) -> Optional[bool]:
+        for kw in node.keywords:
+            if kw.arg == "shuffle":
+                flag = truthy_const(kw.value)
+                return True if flag is None else flag
+        if len(node.args) > position:
+            flag = truthy_const(node.args[position])
+            return True if flag is None else flag
+        return default
+
+    def _pipeline(self, qualname, node, args, kwargs) -> Estimator:
+        steps = []
+        for value in list(args) + [kwargs.get("steps"), kwargs.get("transformers")]:
+            steps.extend(step_names(value))
+        return Estimator(qualname, node, steps=tuple(steps), spec=None)
+
+    # ----------------------------------------------------------- methods
+    def method_call(self, receiver, method, args, kwargs, node, scope) -> Value:
+        self._last_fitted = None
+        if isinstance(receiver, Estimator):
+            return self._estimator_method(receiver, method, args, kwargs, node, scope)
+        if isinstance(receiver, Data):
+            return self._data_method(receiver, method, args, kwargs, node, scope)
+        if isinstance(receiver, Function):
+            return UNKNOWN
+        if isinstance(receiver, Seq) and method == "items":
+            return Items(receiver)
+        if isinstance(receiver, Seq) and method in ("values", "copy"):
+            return receiver
+        return merge_data([receiver] + args + list(kwargs.values()))
+
+    def _estimator_method(self, est: Estimator, method, args, kwargs, node, scope) -> Value:
+        if method == "split" and est.shuffled is not None:
+            return self._folds(est, args, kwargs, node)
+        if method in lib.FIT_METHODS:
+            event, data, y_data = self.fit(est, method, args, kwargs, node)
+            fitted = replace(est, fits=frozenset({event.id}))
+            self._last_fitted = fitted
+            if lib.lib_key(est.qualname) in lib.SEARCH_CLASSES:
+                self._search(est, data, y_data, node, scope)
+            if method == "fit":
+                return fitted
+            if method in lib.RESAMPLE_METHODS:
+                outs = [Data(rows=a.rows, learned=a.learned | {event.id}, time=a.time) for a in map(as_data, args[:2])]
+                return Seq(tuple(outs))
+            return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
+        if method in lib.PREDICT_METHODS or method in lib.APPLY_METHODS or method in lib.SCORE_METHODS:
+            data = as_data(args[0]) if args else as_data(kwargs.get("X"))
+            scores = frozenset()
+            if method in lib.PREDICT_METHODS or method in lib.SCORE_METHODS:
+                evaluation = Evaluation(
+                    self.new_id(), span_of(node), est.fits, data.rows,
+                    text_of(node.args[0] if node.args else None), in_loop=self._loops > 0,
+                )
+                self.facts.evaluations.append(evaluation)
+                scores = frozenset({evaluation.id})
+            if method in lib.SCORE_METHODS:
+                return Data(scores=scores)
+            learned = data.learned | est.fits
+            if method in lib.PREDICT_METHODS and any(r.side is not None for r in data.rows):
+                # Predictions on a side of a split are scored there (an Evaluation,
+                # which LL302 judges); they are not a fitted step applied to that side.
+                learned = data.learned
+            self._check_applied(learned, data.rows)
+            return Data(rows=data.rows, learned=learned, time=data.time, scores=scores)
+        if method in ("set_params", "set_output"):
+            return est
+        data = merge_data(args)
+        return replace(data, learned=data.learned | est.fits)
+
+    def _data_method(self, data: Data, method, args, kwargs, node, scope) -> Value:
+        if method in lib.CHOOSING_METHODS:
+            self._choice([data], node)
+        if data.grouped is not None:
+            return self._group_method(data, method, args, node, scope)
+        if method == "groupby":
+            return replace(data, grouped=(None,), column=None)
+        if data.window:
+            return replace(data, window=False)
+        if method in lib.FRAME_STATS and data.rows:
+            return self._statistic(method, data, node, axis_position=0)
+        if method in lib.TIME_METHODS:
+            derived = self.derive([data] + args, node)
+            time = derived.time or TimeMark(node.lineno, lib.TIME_METHODS[method])
+            return replace(derived, time=time, window=method in lib.WINDOW_METHODS)
+        lambdas = [a for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Lambda)]
+        if lambdas and data.rows:
+            results = [self._lambda(func, replace(data, indexer=False), scope) for func in lambdas]
+            return self.derive([data] + results + args, node)
+        if method in ("corr", "corrwith") and data.rows:
+            return self._correlation(data, method, args, node)
+        if method == "sample" and keyword_fraction(node) and data.rows and not keyword_true(node, "replace"):
+            split = self._new_split("split", "sample", node, data, node.func.value, True, span_of(node), {})
+            self._split_inputs(split, [data])
+            return replace(data, rows=frozenset(Rows(r.root, Side("train", split.id)) for r in data.rows), indexer=False)
+        if method == "drop" and data.rows:
+            complement = self._complement(data, args)
+            if complement is not None:
+                return complement
+        if method == "sample" and keyword_true(node, "replace") and data.rows:
+            event = self._learn("resample", "sample", node, data, node.func.value, method="sample")
+            return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
+        if method == "pop" and args:
+            return replace(data, column=const_str(node.args[0]) if node.args else None, indexer=False)
+        if method in lib.VIEW_METHODS:
+            return replace(data, indexer=False)
+        return self.derive([data] + args + list(kwargs.values()), node)
+
+    def _complement(self, data: Data, args) -> Optional[Data]:
+        """``df.drop(train.index)`` after ``train = df.sample(frac=0.8)``: the held-out side."""
+        for arg in args:
+            for row in as_data(arg).rows:
+                split = self.facts.splits.get(row.side.split) if row.side is not None else None
+                if split is not None and split.qualname == "sample" and row.side.kind == "train":
+                    side = Side("test", split.id)
+                    return replace(data, rows=frozenset(Rows(r.root, side) for r in data.rows), indexer=False, column=None)
+        return None
+
+    def _correlation(self, data: Data, method, args, node) -> Data:
+        """Correlations with the label choose features; which column is the label is
+        learned when the matrix is indexed (``df.corr()["price"]``)."""
+        other = as_data(args[0]) if args else None
+        event = self._learn(
+            "selection", method, node, data, node.func.value, method=method,
+            column=other.column if other is not None else None, has_labels=other is not None,
+        )
+        learned = data.learned | (other.learned if other is not None else frozenset())
+        return Data(learned=learned | {event.id})
+
+    def _group_method(self, data: Data, method, args, node, scope) -> Value:
+        """Per-group aggregates: a mean of the label mapped back is a target encoding;
+        a lambda is followed like any other code (a fill with each group's median is a
+        statistic, a shifted rolling mean is a lag feature)."""
+        base = replace(data, grouped=None, column=None)
+        rows = data.rows if method == "transform" else frozenset()
+        func = node.args[0] if node.args else None
+        if isinstance(func, ast.Lambda) and data.rows and not lambda_is_aggregate(func):
+            result = as_data(self._lambda(func, replace(base, column=data.grouped[0]), scope))
+            return replace(result, rows=rows, time=data.time or result.time)
+        columns = [data.grouped[0]] if data.grouped[0] is not None else aggregated_columns(node)
+        if method not in lib.GROUP_AGGREGATES or not columns or not data.rows or not aggregates_values(node):
+            return replace(base, rows=rows)
+        learned = data.learned
+        for column in columns:
+            event = self._learn("group-stat", method, node, data, groupby_root(node), column=column)
+            learned = learned | {event.id}
+        return Data(rows=rows, learned=learned, time=data.time)
+
+    def _lambda(self, func: ast.Lambda, argument: Value, scope) -> Value:
+        inner = Scope(scope)
+        inner.globals = scope.globals
+        params = list(func.args.posonlyargs) + list(func.args.args)
+        for index, param in enumerate(params):
+            inner.env[param.arg] = argument if index == 0 else UNKNOWN
+        return self.ev(func.body, inner)

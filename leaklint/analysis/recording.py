@@ -1,0 +1,278 @@
+"""Recording facts: what was learned from which rows, where rows were split,
+cross-validated or scored, and where learned information reached held-out rows.
+
+A mixin of the Interpreter (interpreter.py), which it shares state with.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from . import libraries as lib
+from .facts import Choice, Contamination, LearnEvent, SplitEvent, saw_held_out
+from .specs import to_spec
+from .syntax import (
+    keyword_node,
+    keyword_true,
+    row_wise,
+    span_of,
+    strip_args,
+    text_of,
+    training_side,
+)
+from .values import (
+    UNKNOWN,
+    Data,
+    Estimator,
+    Folds,
+    Rows,
+    Seq,
+    Side,
+    Value,
+    as_data,
+    merge_data,
+)
+
+
+class RecordingMixin:
+    def _name_correlated_column(self, matrix: Data, column: str) -> None:
+        for learn_id in matrix.learned:
+            event = self.facts.learns[learn_id]
+            if event.kind == "selection" and event.qualname == "corr" and event.column is None:
+                event.column = column
+
+    def _positional_side(self, node, base: Data) -> Side:
+        """The side of a positional split (``X[:n]`` / ``X[n:]``) this slice selects."""
+        bound, kind = self._slices[id(node)]
+        split = self._slice_splits.get(bound)
+        if split is None:
+            split = self._new_split(
+                "slice", f"[:{bound}] / [{bound}:]", node, base, node.value, False, None, {}
+            )
+            self._slice_splits[bound] = split
+        elif not base.rows <= split.rows:
+            split.rows = split.rows | base.rows
+        self._split_inputs(split, [base])
+        return Side(kind, split.id)
+
+    def _choice(self, values, node) -> None:
+        """Scores (not per-row predictions) ordered to pick a winner."""
+        merged = merge_data(values)
+        if merged.scores and not merged.rows:
+            self.facts.choices.append(Choice(span_of(node), merged.scores))
+
+    # ------------------------------------------------------ learned things
+    def _learn(self, kind, qualname, node, data: Data, data_node, **extra) -> LearnEvent:
+        event = LearnEvent(
+            id=self.new_id(),
+            kind=kind,
+            qualname=qualname,
+            span=span_of(node),
+            rows=data.rows,
+            data=text_of(data_node),
+            **extra,
+        )
+        self.facts.learns[event.id] = event
+        return event
+
+    def _statistic(self, name, value, node, axis_position=None) -> Data:
+        data = as_data(value)
+        if not data.rows or data.grouped is not None or row_wise(node, axis_position):
+            return replace(data, column=None, indexer=False)
+        data_node = node.args[0] if node.args else getattr(node.func, "value", None)
+        event = self._learn("stat", name, node, data, data_node, column=data.column)
+        return Data(learned=data.learned | {event.id})
+
+    def _learning_function(self, qualname, kind, node, args, kwargs) -> Value:
+        data = as_data(args[0]) if args else UNKNOWN
+        if kind == "resample" and not keyword_true(node, "replace"):
+            return self.derive(args, node)
+        if not data.rows:
+            return self.derive(args, node)
+        labels = as_data(args[1]).column if len(args) > 1 else None
+        event = self._learn(
+            kind, qualname, node, data, node.args[0] if node.args else None,
+            method=lib.lib_key(qualname)[1], has_labels=len(args) > 1, column=labels,
+        )
+        if kind == "selection":
+            # per-feature scores: they choose columns, they are not rows
+            return Data(learned=merge_data(args).learned | {event.id})
+        out = [replace(as_data(a), learned=as_data(a).learned | {event.id}) for a in args]
+        return out[0] if len(out) == 1 else Seq(tuple(out))
+
+    def fit(self, est: Estimator, method, args, kwargs, node) -> tuple:
+        x_val = args[0] if args else kwargs.get("X", kwargs.get("raw_documents", UNKNOWN))
+        y_val = args[1] if len(args) > 1 else kwargs.get("y")
+        x_node = node.args[0] if node.args else keyword_node(node, "X")
+        data = as_data(x_val)
+        procedure = {"step": est.spec, "fit_method": method}
+        event = self._learn(
+            "fit",
+            est.qualname,
+            node,
+            data,
+            x_node,
+            method=method,
+            steps=est.steps,
+            has_labels=y_val is not None,
+            procedure=procedure,
+        )
+        if y_val is not None:
+            self._note_labels(y_val)
+        self._check_applied(data.learned, data.rows)
+        if "validation_split" in kwargs and data.rows:
+            # Keras holds out the last fraction of the rows it is given for validation
+            split = self._new_split("split", "validation_split", node, data, x_node, False, None, {})
+            self._split_inputs(split, [x_val, y_val])
+        return event, data, as_data(y_val) if y_val is not None else None
+
+    def _note_labels(self, y_val) -> None:
+        column = as_data(y_val).column
+        if column:
+            self.facts.label_columns.add(column)
+
+    # ------------------------------------------------------- derived data
+    def derive(self, inputs, node) -> Data:
+        data = merge_data(inputs)
+        self._check_applied(data.learned, data.rows)
+        return data
+
+    def _check_applied(self, learned, rows) -> None:
+        """Learned information applied to a side of a split it had already seen."""
+        if not learned:
+            return
+        if rows:
+            for learn_id in learned:
+                self.facts.learns[learn_id].applied = True
+        sides = {r.side.split for r in rows if r.side is not None}
+        for split_id in sides:
+            split = self.facts.splits.get(split_id)
+            if split is None:
+                continue
+            for learn_id in learned:
+                if saw_held_out(self.facts.learns[learn_id].rows, split):
+                    self._contaminate(learn_id, split_id, "applied")
+
+    def _contaminate(self, learn_id, split_id, via) -> None:
+        fact = Contamination(learn_id, split_id, via)
+        seen = self.__dict__.setdefault("_contaminated", set())  # the list test was quadratic
+        if fact not in seen:
+            seen.add(fact)
+            self.facts.contaminations.append(fact)
+
+    # ------------------------------------------------------------ splits
+    def _new_split(self, kind, qualname, node, data: Data, data_node, shuffled, shuffle_span, procedure, labels=None):
+        split = SplitEvent(
+            id=self.new_id(),
+            kind=kind,
+            qualname=qualname,
+            span=span_of(node),
+            rows=data.rows,
+            data=text_of(data_node),
+            shuffled=shuffled,
+            shuffle_span=shuffle_span,
+            time=data.time,
+            labels=labels,
+            procedure=procedure,
+        )
+        self.facts.splits[split.id] = split
+        return split
+
+    def _split_inputs(self, split, values) -> None:
+        for value in values:
+            data = as_data(value)
+            for learn_id in data.learned:
+                learned_rows = self.facts.learns[learn_id].rows
+                if saw_held_out(learned_rows, split):
+                    self._contaminate(learn_id, split.id, "output")
+                elif data.rows and learned_rows and data.rows <= learned_rows and training_side(learned_rows):
+                    # learned from the training side, which is now split again (a CV of X_train)
+                    self._contaminate(learn_id, split.id, "resplit")
+
+    def _train_test_split(self, qualname, node, args, kwargs) -> Value:
+        arrays = [a for a, n in zip(args, node.args) if not isinstance(n, ast.Starred)]
+        data = merge_data(arrays)
+        shuffled = self._shuffle_flag(node, position=10**6, default=True)
+        labels = as_data(arrays[1]).column if len(arrays) > 1 else None
+        if labels:
+            self.facts.label_columns.add(labels)
+        spec = to_spec(node, lambda expr: None)
+        procedure = {"split": strip_args(spec)}
+        split = self._new_split(
+            "split", qualname, node, data, node.args[0] if node.args else None, shuffled, span_of(node), procedure, labels
+        )
+        self._split_inputs(split, arrays)
+        outs = []
+        for array in arrays:
+            part = as_data(array)
+            for side in ("train", "test"):
+                outs.append(
+                    Data(
+                        rows=frozenset(Rows(r.root, Side(side, split.id)) for r in part.rows),
+                        learned=part.learned,
+                        time=part.time,
+                        column=part.column,
+                    )
+                )
+        return Seq(tuple(outs))
+
+    def _cv_setting(self, cv_value, cv_node):
+        if isinstance(cv_value, Estimator) and cv_value.shuffled is not None:
+            return cv_value.shuffled, span_of(cv_value.node), cv_value.spec
+        if cv_node is not None and isinstance(cv_node, ast.Constant):
+            return False, None, cv_node.value
+        return False, None, None
+
+    def _cross_validation(self, qualname, node, args, kwargs, scope) -> Value:
+        est_at, x_at, y_at = lib.CV_FUNCTIONS[lib.lib_key(qualname)]
+        x_name = "X" if est_at is not None else ("dtrain" if lib.lib_key(qualname)[0] == "xgboost" else "train_set")
+        est = args[est_at] if est_at is not None and len(args) > est_at else kwargs.get("estimator")
+        x_val = args[x_at] if len(args) > x_at else kwargs.get(x_name)
+        y_val = args[y_at] if y_at is not None and len(args) > y_at else kwargs.get("y")
+        x_node = node.args[x_at] if len(node.args) > x_at else keyword_node(node, x_name)
+        cv_node = keyword_node(node, "cv")
+        shuffled, shuffle_span, cv_spec = self._cv_setting(kwargs.get("cv"), cv_node)
+        procedure = {
+            "model": est.spec if isinstance(est, Estimator) and not est.steps else None,
+            "cv": cv_spec,
+            "scoring": to_spec(keyword_node(node, "scoring"), self._resolve(scope)) if keyword_node(node, "scoring") else None,
+        }
+        labels = as_data(y_val).column if y_val is not None else None
+        if labels:
+            self.facts.label_columns.add(labels)
+        data = merge_data([x_val, y_val])
+        split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
+        self._split_inputs(split, [x_val, y_val])
+        return Data(learned=as_data(x_val).learned)
+
+    def _search(self, est: Estimator, data: Data, y_data, node, scope) -> None:
+        shuffled, shuffle_span, cv_spec = self._cv_setting(est.cv, keyword_node(est.node, "cv"))
+        inner = est.inner
+        procedure = {
+            "model": inner.spec if isinstance(inner, Estimator) and not inner.steps else None,
+            "cv": cv_spec,
+            "scoring": est.spec.kwarg("scoring") if est.spec is not None and hasattr(est.spec, "kwarg") else None,
+        }
+        labels = y_data.column if y_data is not None else None
+        whole = merge_data([data, y_data])
+        x_node = node.args[0] if node.args else None
+        split = self._new_split("cv", est.qualname, node, whole, x_node, shuffled, shuffle_span, procedure, labels)
+        self._split_inputs(split, [data, y_data])
+
+    def _folds(self, splitter: Estimator, args, kwargs, node) -> Folds:
+        x_val = args[0] if args else kwargs.get("X", UNKNOWN)
+        data = merge_data(args[:2])
+        split = self._new_split(
+            "folds",
+            splitter.qualname,
+            node,
+            data,
+            node.args[0] if node.args else None,
+            splitter.shuffled,
+            span_of(splitter.node) if splitter.node is not None else None,
+            {"cv": splitter.spec},
+        )
+        self._split_inputs(split, [x_val] + list(args[1:2]))
+        if len(args) > 1:
+            self._note_labels(args[1])
+        return Folds(split.id)

@@ -1,0 +1,31 @@
+"""Bindings of one activation, and the limits that keep call inlining bounded."""
+from __future__ import annotations
+
+from typing import Optional
+
+from .values import Value
+
+MAX_CALL_DEPTH = 4
+STATEMENT_BUDGET = 200_000
+
+
+class BudgetExceeded(Exception):
+    """The file is too large to interpret with call inlining; stop inlining."""
+
+
+class Scope:
+    """Bindings of one module or function activation."""
+
+    def __init__(self, parent: Optional["Scope"] = None):
+        self.env: dict = {}
+        self.parent = parent
+        self.globals: set = set()
+        self.returns: Optional[Value] = None
+
+    def lookup(self, name: str) -> Optional[Value]:
+        scope = self
+        while scope is not None:
+            if name in scope.env:
+                return scope.env[name]
+            scope = scope.parent
+        return None
