@@ -25,6 +25,8 @@ SCREEN = re.compile(
 )
 FIT_CALL = re.compile(rb"\.fit\w*\(")
 HEAD_SLICE = re.compile(rb"\[\s*0?\s*:\s*[A-Za-z_(\"']")
+# Any ``[:bound`` or ``[0:bound``: the analysis pairs such slices into positional splits.
+ANY_HEAD_SLICE = re.compile(r"\[\s*0?\s*:\s*[^\s\],:]")
 # One of these is in every SCREEN match (tests/test_properties.py checks it).
 _NEEDLES = (b"split", b"Split", b"cross_val", b"Fold", b"LeaveOne", b"LeaveP", b"SearchCV", b"_curve",
             b"permutation_test_score", b".cv(", b"sample(")
@@ -209,7 +211,7 @@ def _lint(path, raw, rules, catalogs, time_functions) -> FileResult:
         result.errors.append(diagnostic(path, err.reason, err.line, err.cell))
     if file_is_suppressed(text):
         return result
-    facts = analyze(tree, time_functions)
+    facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None)
     result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs)
     return result
 

@@ -64,23 +64,31 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._origins: dict = {}  # id(Seq) -> names a list display was built from
         self._last_call_scope = None
         self._dotted = False  # an attribute path ("self.model") was bound as a name
+        self._defined: list = []  # (FunctionDef, defining scope) in the order met
 
     # ------------------------------------------------------------------ entry
-    def run_module(self, tree: ast.Module) -> Facts:
+    def run_module(self, tree: ast.Module, head_slices: bool = True) -> Facts:
+        """``head_slices``: the source may hold ``X[:n]``; only then are slices paired
+        into positional splits (the pre-scan walks the whole tree)."""
         module = Scope()
         self._module = module
-        functions, slices = [], []
-        for node in ast.walk(tree):  # one walk for both pre-scans
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                functions.append(node)
-            elif isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple)):
-                slices.append(node)
-        self._slices = positional_sides(slices)
+        if head_slices:
+            self._slices = positional_sides(
+                node
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple))
+            )
         self.exec_block(tree.body, module)
-        # Functions never called from analysed code are analysed with unknown arguments.
-        for func in functions:
-            if id(func) not in self._inlined:
-                self._call_function(Function(func, module, id(func)), [], {}, standalone=True)
+        # Functions never called from analysed code are analysed with unknown arguments;
+        # analysing one may define more (nested functions), so the list grows as it goes.
+        done = set()
+        index = 0
+        while index < len(self._defined):
+            func, scope = self._defined[index]
+            index += 1
+            if id(func) not in self._inlined and id(func) not in done:
+                done.add(id(func))
+                self._call_function(Function(func, scope, id(func)), [], {}, standalone=True)
         return self.facts
 
     def new_id(self) -> int:
@@ -146,11 +154,19 @@ class Interpreter(CallsMixin, RecordingMixin):
         for deco in stmt.decorator_list:
             self.ev(deco, scope)
         self.bind(stmt.name, Function(stmt, scope, id(stmt)), scope)
+        self._defined.append((stmt, scope))
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
 
     def stmt_ClassDef(self, stmt, scope):
         self.bind(stmt.name, LocalClass(stmt, scope, id(stmt)), scope)
+        pending = list(stmt.body)
+        while pending:
+            member = pending.pop(0)
+            if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._defined.append((member, scope))
+            elif isinstance(member, ast.ClassDef):
+                pending.extend(member.body)
 
     def stmt_Return(self, stmt, scope):
         value = self.ev(stmt.value, scope) if stmt.value is not None else None
@@ -529,5 +545,5 @@ class Interpreter(CallsMixin, RecordingMixin):
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
 
 
-def analyze(tree: ast.Module, time_functions=frozenset()) -> Facts:
-    return Interpreter(time_functions).run_module(tree)
+def analyze(tree: ast.Module, time_functions=frozenset(), head_slices: bool = True) -> Facts:
+    return Interpreter(time_functions).run_module(tree, head_slices)
