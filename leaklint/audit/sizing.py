@@ -198,6 +198,8 @@ def _bound_rounds(sized: Sized, name: str) -> None:
     elif isinstance(keep, float):
         keep = int(keep * features)
     step = params.get("step", 1)
+    if not (_count(step) or isinstance(step, float) and 0 < step < 1) or not isinstance(keep, int):
+        return  # the selector itself rejects such arguments when it runs
     removed = step if isinstance(step, int) else max(1, int(step * features))
     rounds = math.ceil(max(0, features - keep) / removed)
     limit = MAX_ROUNDS[name]
