@@ -65,8 +65,6 @@ class Cache:
         self.entries = entries  # key -> (day last used, FileResult)
         self.today = int(time.time() // 86400)
         self.dirty = False
-        self.hits = 0
-        self.misses = 0
 
     @property
     def path(self) -> Path:
@@ -99,9 +97,7 @@ class Cache:
     def get(self, key: str):
         entry = self.entries.get(key)
         if entry is None:
-            self.misses += 1
             return None
-        self.hits += 1
         if entry[0] != self.today:
             self.entries[key] = (self.today, entry[1])
             self.dirty = True

@@ -120,9 +120,6 @@ class Facts:
     looped_scores: set = field(default_factory=set)  # evaluations whose metric was computed in a loop
     label_columns: set = field(default_factory=set)
 
-    def contaminations_of(self, learn_id: int) -> list:
-        return [c for c in self.contaminations if c.learn == learn_id]
-
 
 def saw_held_out(learned: frozenset, split: "SplitEvent") -> bool:
     """True when rows learned from include ``split``'s held-out rows and some others.

@@ -58,7 +58,11 @@ class AuditResult:
             return f"gap {self.gap:+.3f} {self.metric} from a single seed; no interval"
         interval = f"95% CI {self.gap_low:+.3f} to {self.gap_high:+.3f}"
         if not self.measurable:
-            return f"no measurable inflation (gap {self.gap:+.3f} {self.metric}, {interval})"
+            caveat = ""
+            if any(note.startswith("data: ") and "features instead of" in note for note in self.notes):
+                # a selector's leak grows with the features it screens: say what was narrowed
+                caveat = f"; on {self.features:,} features only, rerun with --features to measure at your scale"
+            return f"no measurable inflation (gap {self.gap:+.3f} {self.metric}, {interval}{caveat})"
         seeds = f"higher on {round(self.flattered_share * len(self.leaked_scores))} of {len(self.leaked_scores)} seeds"
         if self.gap > 0:
             return f"the leaked procedure scored {self.gap:.3f} {self.metric} higher ({interval}; {seeds})"
