@@ -8,20 +8,8 @@ from pathlib import Path
 import pytest
 
 from leaklint.config import ConfigError, Settings, find_config, load_settings, parse_table, with_overrides
+from snippets import LEAKY
 
-LEAKY = """\
-import pandas as pd
-from sklearn.feature_selection import SelectKBest, f_classif
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import cross_val_score
-from sklearn.preprocessing import StandardScaler
-
-df = pd.read_csv("cells.csv")
-X, y = df.drop(columns=["label"]), df["label"]
-X = StandardScaler().fit_transform(X)
-X = SelectKBest(f_classif, k=20).fit_transform(X, y)
-print(cross_val_score(LogisticRegression(), X, y, cv=5).mean())
-"""
 CUSTOM_SCALER = """\
 import pandas as pd
 from mylib.scaling import RobustZ
@@ -311,7 +299,6 @@ def test_stdin_force_exclude(project):
     pyproject(project, '[tool.leaklint]\nextend-exclude = ["generated"]\n')
     proc = leaklint("--force-exclude", "--stdin-filename", "generated/x.py", "-", cwd=project, stdin=LEAKY)
     assert proc.returncode == 0 and proc.stdout == "No leaks found.\n"
-
 
 
 def test_readme_configuration_example_is_valid():

@@ -19,6 +19,7 @@ import pytest
 if importlib.util.find_spec("pre_commit") is None and not os.environ.get("CI"):
     pytest.skip("pre-commit is a test dependency (the test extra); not installed here", allow_module_level=True)
 import yaml  # noqa: E402 - pre-commit's own dependency
+from snippets import LEAKY
 
 ROOT = Path(__file__).resolve().parent.parent
 GIT_ENV = {
@@ -31,19 +32,6 @@ GIT_ENV = {
 IGNORE = shutil.ignore_patterns(".git", ".ci", "__pycache__", "*.egg-info", ".leaklint_cache", ".pytest_cache",
                                 ".hypothesis", "build", "dist", ".venv", "venv", "*.pyc")
 
-LEAKY = """\
-import pandas as pd
-from sklearn.feature_selection import SelectKBest, f_classif
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import cross_val_score
-from sklearn.preprocessing import StandardScaler
-
-df = pd.read_csv("cells.csv")
-X, y = df.drop(columns=["label"]), df["label"]
-X = StandardScaler().fit_transform(X)
-X = SelectKBest(f_classif, k=20).fit_transform(X, y)
-print(cross_val_score(LogisticRegression(), X, y, cv=5).mean())
-"""
 FIXED = """\
 import pandas as pd
 from sklearn.feature_selection import SelectKBest, f_classif

@@ -10,23 +10,10 @@ import pytest
 jsonschema = pytest.importorskip("jsonschema")
 
 from leaklint.ruleset import all_rules  # noqa: E402
+from snippets import LEAKY  # noqa: E402
 
 # The OASIS schema (sarif-schema-2.1.0.json, errata01), shipped unchanged.
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
-
-LEAKY = """\
-import pandas as pd
-from sklearn.feature_selection import SelectKBest, f_classif
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import cross_val_score
-from sklearn.preprocessing import StandardScaler
-
-df = pd.read_csv("cells.csv")
-X, y = df.drop(columns=["label"]), df["label"]
-X = StandardScaler().fit_transform(X)
-X = SelectKBest(f_classif, k=20).fit_transform(X, y)
-print(cross_val_score(LogisticRegression(), X, y, cv=5).mean())
-"""
 
 
 def leaklint(*args, cwd=None):
