@@ -130,6 +130,8 @@ SPLIT_VERBS = {
 
 def split_phrase(split: SplitEvent, ctx: Context) -> str:
     name = split.qualname if split.kind == "slice" else split.qualname.rsplit(".", 1)[-1]
+    if name == "cv":  # xgboost.cv / lightgbm.cv
+        name = split.qualname.split(".", 1)[0] + ".cv"
     return SPLIT_VERBS[split.kind].format(name=name) + f" at {ctx.where(split.span)}"
 
 
