@@ -1,7 +1,8 @@
 """## What it does
 Flags an unsupervised learned preprocessing step (a scaler, an imputer, PCA and other
 decompositions, a discretizer, a power or quantile transform, a TF-IDF or count
-vectorizer) that is fitted on rows which are later split or cross-validated.
+vectorizer, a clustering or embedding whose output becomes a feature) that is fitted on
+rows which are later split or cross-validated.
 
 ## Why is this bad?
 The means, spreads, components or vocabulary the step learns are part of the fitted
@@ -86,6 +87,13 @@ CATALOG = (
     "sklearn.feature_extraction.text.TfidfTransformer",
     "sklearn.feature_selection.VarianceThreshold",
     "sklearn.manifold.Isomap",
+    "sklearn.manifold.TSNE",
+    "sklearn.cluster.KMeans",
+    "sklearn.cluster.MiniBatchKMeans",
+    "sklearn.cluster.DBSCAN",
+    "sklearn.cluster.AgglomerativeClustering",
+    "sklearn.mixture.GaussianMixture",
+    "umap.UMAP",
     "sklearn.random_projection.GaussianRandomProjection",
 )
 

@@ -3,7 +3,8 @@ Flags a learned step or a model fitted on the held-out side of a split: `scaler.
 `scaler.fit_transform(X_test)`, `model.fit(X_test, y_test)`, a fit on the test indices
 of a cross-validation loop, or on a validation split before it is used to validate; a
 step fitted after the split on rows that include the held-out side
-(`scaler.fit(pd.concat([X_train, X_test]))`) and applied to it; and
+(`scaler.fit(pd.concat([X_train, X_test]))`) and applied to it before that side is
+scored (after the evaluation, such a refit for deployment is fine); and
 statistics recomputed by hand on the held-out side and applied to it
 (`X_test = (X_test - X_test.mean()) / X_test.std()`).
 
@@ -92,15 +93,28 @@ def _learned_step(event, ctx) -> bool:
     return event.kind in ("fit", "call") and event.qualname in ctx.catalog and short(event.qualname) not in NOT_LEARNED
 
 
+def _scored_later(event, split, facts) -> bool:
+    """A model is scored on the split's held-out side after the step was fitted (ids
+    follow the order of analysis); without that, the fit is a refit for deployment."""
+    return any(
+        evaluation.id > event.id
+        and any(r.side is not None and r.side.split == split.id and r.side.held_out for r in evaluation.rows)
+        for evaluation in facts.evaluations
+    )
+
+
 def _fitted_with_held_out(ctx) -> list:
     """A step fitted after the split on rows that include its held-out side
-    (``scaler.fit(pd.concat([X_train, X_test]))``) and applied to that side."""
+    (``scaler.fit(pd.concat([X_train, X_test]))``), applied to that side, which a
+    model is then scored on."""
     hits = {}
     for fact in ctx.facts.contaminations:
         event = ctx.facts.learns[fact.learn]
         if fact.via != "applied" or event.before_split or not _learned_step(event, ctx) or event.id in hits:
             continue
         split = ctx.facts.splits[fact.split]
+        if not _scored_later(event, split, ctx.facts):
+            continue
         message = (
             f"{short(event.qualname)} is fitted on {event.data}, which includes the held-out side of the "
             f"split at {ctx.where(split.span)}; the held-out rows determine what it learns, so the "

@@ -215,7 +215,7 @@ class CallsMixin:
         if root == "numpy" and name in lib.NUMPY_STATS and args:
             return self._statistic(name, args[0], node, axis_position=1)
         if key in lib.STANDARDIZING_FUNCTIONS and args:
-            stat = self._statistic(name, args[0], node, axis_position=1)
+            stat = self._statistic(name, args[0], node, axis_position=lib.STANDARDIZING_FUNCTIONS[key])
             return self.derive([args[0], stat], node)
         if root == "pandas" and name.startswith(lib.READER_PREFIX):
             return self._read(node, name)

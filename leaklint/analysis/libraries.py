@@ -99,8 +99,9 @@ for _name in ("f_classif", "f_regression", "chi2", "mutual_info_classif", "mutua
     LEARNING_FUNCTIONS[lib_key("sklearn.feature_selection." + _name)] = "selection"
 for _name in ("ttest_ind", "mannwhitneyu", "ranksums", "f_oneway", "kruskal", "pearsonr", "spearmanr", "pointbiserialr"):
     LEARNING_FUNCTIONS[lib_key("scipy.stats." + _name)] = "selection"
-# Functions that compute column statistics and apply them in one call.
-STANDARDIZING_FUNCTIONS = keys("scipy.stats.zscore")
+# Functions that compute column statistics and apply them in one call, with the
+# position of their axis argument (None: they have none).
+STANDARDIZING_FUNCTIONS = {lib_key("scipy.stats.zscore"): 1, lib_key("pandas.qcut"): None}
 
 NUMPY_STATS = frozenset(
     (
