@@ -19,6 +19,7 @@ from .syntax import (
     const_str,
     groupby_root,
     keyword_fraction,
+    keyword_node,
     keyword_true,
     lambda_is_aggregate,
     span_of,
@@ -76,6 +77,7 @@ class CallsMixin:
         args, kwargs = self._arguments(node, scope)
         if isinstance(callee, Function):
             self._last_call_scope = None
+            args, kwargs = list(callee.bound_args) + args, {**dict(callee.bound_kwargs), **kwargs}
             result = self._call_function(callee, args, kwargs)
             self._write_back_estimators(callee, node, scope)
             return result
@@ -124,6 +126,10 @@ class CallsMixin:
     # -------------------------------------------------------- local functions
     def _call_method(self, instance: Instance, name: str, args, kwargs) -> Value:
         method = self._find_method(instance.cls, name, depth=0)
+        if method is None and name in ("fit_transform", "fit_predict") and args:
+            # TransformerMixin / ClusterMixin: fit, then transform or predict the same rows
+            self._call_method(instance, "fit", args, kwargs)
+            return self._call_method(instance, "transform" if name == "fit_transform" else "predict", args[:1], {})
         if method is None:
             return merge_data(args + list(kwargs.values()))
         return self._call_function(Function(method, instance.cls.scope, id(method)), [instance] + args, kwargs)
@@ -147,6 +153,8 @@ class CallsMixin:
             self._inlined.add(func.key)
         if func.key in self._stack or len(self._stack) >= MAX_CALL_DEPTH:
             return merge_data(args + list(kwargs.values()))
+        if isinstance(node, ast.Lambda):
+            return self._lambda(node, args[0] if args else UNKNOWN, func.scope, args[1:])
         scope = Scope(func.scope)
         params = node.args
         positional = list(params.posonlyargs) + list(params.args)
@@ -221,6 +229,13 @@ class CallsMixin:
             return self._read(node, name)
         if key in lib.PIPELINES:
             return self._pipeline(qualname, node, args, kwargs)
+        if key == lib.PARTIAL and args and isinstance(args[0], Function):
+            return replace(args[0], bound_args=tuple(args[1:]), bound_kwargs=tuple(kwargs.items()))
+        if key in lib.NATIVE_TRAIN and len(args) > 1:
+            # lgb.train(params, train_set) / xgb.train(params, dtrain): a model fitted on the set
+            booster = Estimator(qualname, node)
+            event, _, _ = self.fit(booster, "train", [args[1], UNKNOWN], {}, node, x_node=node.args[1])
+            return replace(booster, fits=frozenset({event.id}))
         if key in lib.DATA_CLASSES and "label" in kwargs:
             self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
         if root == "sklearn" and ".metrics" in qualname:
@@ -352,6 +367,13 @@ class CallsMixin:
             derived = self.derive([data] + args, node)
             time = derived.time or TimeMark(node.lineno, lib.TIME_METHODS[method])
             return replace(derived, time=time, window=method in lib.WINDOW_METHODS)
+        if method in ("pipe", "apply", "transform", "agg", "aggregate") and args and isinstance(args[0], Function) and data.rows:
+            # df.pipe(helper, cols) / df.apply(zscore): the function runs on the frame
+            if not isinstance(args[0].node, ast.Lambda):
+                result = self._call_function(args[0], [replace(data, indexer=False)] + args[1:], kwargs)
+                return self.derive([data, result], node)
+        if method == "pivot_table" and data.rows:
+            return self._pivot_table(data, node)
         lambdas = [a for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Lambda)]
         if lambdas and data.rows:
             results = [self._lambda(func, replace(data, indexer=False), scope) for func in lambdas]
@@ -374,6 +396,18 @@ class CallsMixin:
         if method in lib.VIEW_METHODS:
             return replace(data, indexer=False)
         return self.derive([data] + args + list(kwargs.values()), node)
+
+    def _pivot_table(self, data: Data, node) -> Data:
+        """``df.pivot_table(index=c, values=label, aggfunc="mean")``: per-category means."""
+        values = keyword_node(node, "values")
+        columns = [const_str(values)] if const_str(values) else [const_str(e) for e in getattr(values, "elts", [])]
+        aggfunc = keyword_node(node, "aggfunc")
+        if aggfunc is not None and not aggregates_values(ast.Call(func=ast.Name("agg"), args=[aggfunc], keywords=[])):
+            return replace(data, column=None, indexer=False, rows=frozenset())
+        learned = data.learned
+        for column in filter(None, columns):
+            learned = learned | {self._learn("group-stat", "pivot_table", node, data, node.func.value, column=column).id}
+        return Data(learned=learned, time=data.time)
 
     def _complement(self, data: Data, args) -> Optional[Data]:
         """``df.drop(train.index)`` after ``train = df.sample(frac=0.8)``: the held-out side."""
@@ -415,10 +449,14 @@ class CallsMixin:
             learned = learned | {event.id}
         return Data(rows=rows, learned=learned, time=data.time)
 
-    def _lambda(self, func: ast.Lambda, argument: Value, scope) -> Value:
+    def _lambda(self, func: ast.Lambda, argument: Value, scope, rest=()) -> Value:
         inner = Scope(scope)
         inner.globals = scope.globals
         params = list(func.args.posonlyargs) + list(func.args.args)
         for index, param in enumerate(params):
-            inner.env[param.arg] = argument if index == 0 else UNKNOWN
-        return self.ev(func.body, inner)
+            inner.env[param.arg] = argument if index == 0 else (rest[index - 1] if index - 1 < len(rest) else UNKNOWN)
+        self._stack.append(id(func))
+        try:
+            return self.ev(func.body, inner)
+        finally:
+            self._stack.pop()

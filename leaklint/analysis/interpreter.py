@@ -18,9 +18,7 @@ from .facts import Facts
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .slices import positional_sides
-from .syntax import (
-    const_str,
-)
+from .syntax import const_str, span_of
 from .values import (
     UNKNOWN,
     Data,
@@ -315,7 +313,25 @@ class Interpreter(CallsMixin, RecordingMixin):
             self.ev(target.slice, scope)
         if isinstance(base_node, (ast.Name, ast.Attribute)):
             current = self.ev(base_node, scope)
-            if isinstance(current, Seq):
+            key = const_str(target.slice) if target is not None else None
+            if isinstance(current, Seq) and current.keys and key is not None:
+                keys, items = current.keys, current.items
+                if key in keys:
+                    items = items[: keys.index(key)] + (value,) + items[keys.index(key) + 1 :]
+                else:
+                    keys, items = keys + (key,), items + (value,)
+                self.assign(base_node, Seq(items, keys), scope)
+            elif isinstance(current, Seq) and current.keys:
+                # datasets[name] = frame in a loop over the dict: each frame keeps its rows
+                incoming = as_data(value)
+                items = tuple(
+                    replace(item, learned=item.learned | incoming.learned, time=item.time or incoming.time)
+                    if isinstance(item, Data)
+                    else item
+                    for item in current.items
+                )
+                self.assign(base_node, Seq(items, current.keys), scope)
+            elif isinstance(current, Seq):
                 self.assign(base_node, merge_data([current, value]), scope)
             elif isinstance(current, Data):
                 incoming = as_data(value)
@@ -396,6 +412,8 @@ class Interpreter(CallsMixin, RecordingMixin):
                 return replace(base, grouped=(attr,))
             if attr in lib.METADATA_ATTRIBUTES:
                 return Data(learned=base.learned)
+            if attr == "T" and _per_row_fit(node.value):
+                return self._forget_fit(base, node.value)
             if attr in lib.VIEW_ATTRIBUTES:
                 return replace(base, indexer=attr in ("iloc", "loc", "at", "iat"))
             if base.rows:
@@ -408,6 +426,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         key = self.ev(node.slice, scope)
         if isinstance(base, Seq):
             index = node.slice
+            if base.keys and const_str(index) in base.keys:
+                return base.items[base.keys.index(const_str(index))]
             if isinstance(index, ast.Constant) and isinstance(index.value, int):
                 try:
                     return base.items[index.value]
@@ -446,6 +466,14 @@ class Interpreter(CallsMixin, RecordingMixin):
             scores=base.scores,
         )
 
+
+    def _forget_fit(self, data: Data, call) -> Data:
+        """``fit_transform(X.T).T``: each statistic is of one row's own values."""
+        span = span_of(call)
+        mine = {i for i in data.learned if self.facts.learns[i].span == span}
+        for learn_id in mine:
+            self.facts.learns[learn_id].rows = frozenset()
+        return replace(data, learned=data.learned - mine, indexer=False)
 
     @staticmethod
     def _fold_key(key) -> Optional[Side]:
@@ -502,10 +530,11 @@ class Interpreter(CallsMixin, RecordingMixin):
         return self.ev(node.value, scope)
 
     def ex_Dict(self, node, scope):
-        return Seq(tuple(self.ev(v, scope) for v in node.values))
+        keys = tuple(const_str(k) for k in node.keys)
+        return Seq(tuple(self.ev(v, scope) for v in node.values), keys if all(keys) else ())
 
     def ex_Lambda(self, node, scope):
-        return UNKNOWN
+        return Function(node, scope, id(node))
 
     def _comprehension(self, node, scope, elts):
         inner = Scope(scope)
@@ -543,6 +572,17 @@ class Interpreter(CallsMixin, RecordingMixin):
 
 
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
+
+
+def _per_row_fit(node) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "fit_transform"
+        and bool(node.args)
+        and isinstance(node.args[0], ast.Attribute)
+        and node.args[0].attr == "T"
+    )
 
 
 def analyze(tree: ast.Module, time_functions=frozenset(), head_slices: bool = True) -> Facts:

@@ -151,6 +151,9 @@ TIME_FUNCTIONS = {
 # Packages whose calls build data, not estimators.
 DATA_PACKAGES = frozenset(("pandas", "numpy", "scipy", "polars", "torch", "dask", "math", "statistics"))
 DATA_CLASSES = keys("xgboost.DMatrix", "lightgbm.Dataset", "catboost.Pool")
+PARTIAL = lib_key("functools.partial")
+# train(params, data set): the native boosting APIs' model fit
+NATIVE_TRAIN = keys("xgboost.train", "lightgbm.train")
 READER_PREFIX = "read_"
 
 # Methods that learn from data, and what they return.

@@ -100,10 +100,11 @@ class RecordingMixin:
         out = [replace(as_data(a), learned=as_data(a).learned | {event.id}) for a in args]
         return out[0] if len(out) == 1 else Seq(tuple(out))
 
-    def fit(self, est: Estimator, method, args, kwargs, node) -> tuple:
+    def fit(self, est: Estimator, method, args, kwargs, node, x_node=None) -> tuple:
         x_val = args[0] if args else kwargs.get("X", kwargs.get("raw_documents", UNKNOWN))
         y_val = args[1] if len(args) > 1 else kwargs.get("y")
-        x_node = node.args[0] if node.args else keyword_node(node, "X")
+        if x_node is None:
+            x_node = node.args[0] if node.args else keyword_node(node, "X")
         data = as_data(x_val)
         procedure = {"step": est.spec, "fit_method": method}
         event = self._learn(

@@ -89,16 +89,21 @@ class FoldIndex(Value):
 
 @dataclass(frozen=True)
 class Seq(Value):
-    """A tuple or list display whose items are tracked one by one."""
+    """A tuple, list or dict display whose items are tracked one by one."""
 
     items: tuple
+    keys: tuple = ()  # a dict display's constant keys, one per item
 
 
 @dataclass(frozen=True)
 class Function(Value):
+    """A function or lambda of the analysed file (with ``functools.partial``'s bound arguments)."""
+
     node: object = field(compare=False, hash=False)
     scope: object = field(compare=False, hash=False)
     key: int = 0
+    bound_args: tuple = field(default=(), compare=False, hash=False)
+    bound_kwargs: tuple = field(default=(), compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -158,8 +163,8 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
-    if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items):
-        return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)))
+    if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items) and a.keys == b.keys:
+        return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.keys)
     if isinstance(a, (Data, Seq)) and isinstance(b, (Data, Seq)):
         return join(as_data(a), as_data(b))
     if isinstance(a, Data) and not a.rows and not a.learned:

@@ -20,7 +20,7 @@ PACKAGES = {"imblearn": "imbalanced-learn", "category_encoders": "category-encod
 
 
 class Unsupported(Exception):
-    """A piece needs a package that is not installed."""
+    """A piece needs a package that is not installed, or arguments it does not accept."""
 
 
 def sanitise(spec):
@@ -39,7 +39,12 @@ def build(spec):
     """The object a sanitised spec describes."""
     if isinstance(spec, CallSpec):
         target = resolve(spec.qualname)
-        return target(*(build(a) for a in spec.args), **{k: build(v) for k, v in spec.kwargs})
+        args, kwargs = [build(a) for a in spec.args], {k: build(v) for k, v in spec.kwargs}
+        try:
+            return target(*args, **kwargs)
+        except TypeError as exc:  # an argument of another version (SMOTE(ratio=...) in old imblearn)
+            name = spec.qualname.rsplit(".", 1)[-1]
+            raise Unsupported(f"{name} as written is not accepted by the installed library: {exc}") from exc
     if isinstance(spec, FuncRef):
         return resolve(spec.qualname)
     if isinstance(spec, (list, tuple)):
