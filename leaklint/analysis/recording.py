@@ -10,13 +10,12 @@ from dataclasses import replace
 
 from . import libraries as lib
 from .facts import Choice, Contamination, LearnEvent, SplitEvent, saw_held_out
-from .specs import to_spec
+from .specs import CallSpec, to_spec
 from .syntax import (
     keyword_node,
     keyword_true,
     row_wise,
     span_of,
-    strip_args,
     text_of,
     training_side,
 )
@@ -197,8 +196,11 @@ class RecordingMixin:
         labels = as_data(arrays[1]).column if len(arrays) > 1 else None
         if labels:
             self.facts.label_columns.add(labels)
-        spec = to_spec(node, lambda expr: None)
-        procedure = {"split": strip_args(spec)}
+        # the split's settings (test_size, shuffle, ...), not the data it split
+        settings = tuple(
+            (kw.arg, to_spec(kw.value, lambda expr: None)) for kw in node.keywords if kw.arg and kw.arg != "stratify"
+        )
+        procedure = {"split": CallSpec(qualname, (), settings)}
         split = self._new_split(
             "split", qualname, node, data, node.args[0] if node.args else None, shuffled, span_of(node), procedure, labels
         )

@@ -134,10 +134,3 @@ def step_names(value) -> list:
             names.extend(step_names(item))
         return names
     return []
-
-
-def strip_args(spec):
-    """Keep a split's settings (test_size, shuffle, ...) but not the data it split."""
-    if hasattr(spec, "kwargs"):
-        return type(spec)(spec.qualname, (), tuple((k, v) for k, v in spec.kwargs if k != "stratify"))
-    return None
