@@ -18,7 +18,7 @@ from . import __version__
 from .audit.command import audit
 from .cache import CACHE_DIR
 from .config import ConfigError, known_selector
-from .engine import PARSE_CODE
+from .engine import PARSE_CODE, SKIPPED_SUFFIXES
 from .report import FORMATS, render
 from .report.text import summary
 from .ruleset import all_rules, rule_by_code
@@ -131,9 +131,9 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
     if text_format:
         if statistics:
             report += _statistics(run.findings)
-        whole = {e.path for e in run.errors if e.location.cell is None}
-        partly = {e.path for e in run.errors if e.location.cell is not None} - whole
-        report += summary(len(leaks), len({f.path for f in leaks}), len(whole), len(partly)) + "\n"
+        skipped = {e.path for e in run.errors if e.message.endswith(SKIPPED_SUFFIXES)}
+        whole = {e.path for e in run.errors} - skipped
+        report += summary(len(leaks), len({f.path for f in leaks}), len(whole), len(skipped)) + "\n"
     _write(report, output_file)
     for line in run.internal:
         click.echo(f"leaklint: {line}", err=True)

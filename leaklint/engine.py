@@ -43,6 +43,8 @@ def may_leak(text: bytes) -> bool:
 
 PARSE_CODE = "LL000"
 PARSE_NAME = "unparsable-file"
+# An LL000 message ending so names a part skipped; the rest of the file was analysed.
+SKIPPED_SUFFIXES = ("; line skipped", "; cell skipped")
 _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 # A syntax error on a line like these means the file is Python 2, not a typo.
@@ -60,6 +62,8 @@ _PY2_LINE = re.compile(
 # Nesting deeper than the default recursion limit allows is retried on a thread with a
 # large stack and a higher limit; deeper still, the file is reported as LL000.
 DEEP_RECURSION_LIMIT = 12_000
+# A script with more bad lines than this is reported as unparsable as a whole.
+MAX_SKIPPED_LINES = 20
 DEEP_STACK_SIZE = 512 * 1024 * 1024
 
 
@@ -88,7 +92,7 @@ def parse(source: Source, path: str) -> tuple:
     """Parse the source; a notebook cell that does not parse is reported and blanked."""
     text = source.text
     errors = list(source.skipped)
-    for _ in range(len(source.cells or ()) + 1):
+    for _ in range(len(source.cells) + 1 if source.cells is not None else MAX_SKIPPED_LINES + 1):
         try:
             with warnings.catch_warnings():  # e.g. "invalid escape sequence": not ours to report
                 warnings.simplefilter("ignore")
@@ -97,8 +101,9 @@ def parse(source: Source, path: str) -> tuple:
             cell, line = source.locate(err.lineno or 1)
             reason = _syntax_reason(err, text)
             if source.cells is None:
-                raise SourceError(reason, err.lineno) from None
-            errors.append(SourceError(reason + "; cell skipped", line, cell))
+                text = _skip_line(text, err.lineno, reason, errors)
+                continue
+            errors.append(SourceError(reason + SKIPPED_SUFFIXES[1], line, cell))
             lines = text.split("\n")
             for index, (number, _line) in enumerate(source.cells):
                 if number == cell and index < len(lines):
@@ -109,6 +114,39 @@ def parse(source: Source, path: str) -> tuple:
         except ValueError as err:
             raise SourceError(f"cannot parse: {err}") from None
     raise SourceError("cannot parse")
+
+
+def _skip_line(text: str, lineno, reason: str, errors: list) -> str:
+    """Neutralise the line of a syntax error in a script, keeping every line number.
+
+    One pasted shell command or Python 2 ``print`` must not hide the rest of the file:
+    the line becomes ``pass`` at its indentation (then, if the parser still stops
+    there, an empty line); a line that still fails, or too many bad lines, make the
+    whole file unparsable.
+    """
+    lines = text.split("\n")
+    if not lineno or lineno > len(lines) or len(errors) >= MAX_SKIPPED_LINES:
+        raise SourceError(reason, lineno) from None
+    bad = lines[lineno - 1]
+    indent = bad[: len(bad) - len(bad.lstrip())]
+    neutral = _neutral(bad.strip())
+    if bad.strip() and bad.strip() != neutral:
+        lines[lineno - 1] = indent + neutral
+    elif bad:
+        lines[lineno - 1] = ""
+    else:
+        raise SourceError(reason, lineno) from None
+    if not any(e.line == lineno for e in errors):
+        errors.append(SourceError(reason + SKIPPED_SUFFIXES[0], lineno))
+    return "\n".join(lines)
+
+
+def _neutral(statement: str) -> str:
+    """A statement of the same shape that parses: block headers stay block headers."""
+    if not statement.endswith(":") or statement.startswith("#"):
+        return "pass"
+    keyword = statement.split(None, 1)[0].rstrip(":")
+    return {"except": "except:", "elif": "elif True:", "else": "else:", "finally": "finally:"}.get(keyword, "if True:")
 
 
 def _syntax_reason(err: SyntaxError, text: str) -> str:

@@ -140,4 +140,4 @@ def test_unparsable_file_reported_not_fatal(project):
     assert proc.returncode == 1
     assert "c_broken.py:1:1: LL000 syntax error" in proc.stdout
     assert "b_leaky.py:9:5: LL101" in proc.stdout
-    assert proc.stdout.splitlines()[-1] == "Found 2 leaks in 1 file. 1 file could not be analysed (LL000)."
+    assert proc.stdout.splitlines()[-1] == "Found 2 leaks in 1 file. 1 file had lines or cells skipped (LL000)."

@@ -186,7 +186,7 @@ def test_unparsable_cell_in_cli_output(tmp_path):
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("nb.ipynb:cell 3:1:1: LL000 syntax error")
     assert lines[1].startswith("nb.ipynb:cell 5:2:5: LL101 StandardScaler is fitted on X")
-    assert lines[-1] == "Found 1 leak in 1 file. 1 notebook had cells skipped (LL000)."
+    assert lines[-1] == "Found 1 leak in 1 file. 1 file had lines or cells skipped (LL000)."
 
 
 @pytest.mark.parametrize(

@@ -159,8 +159,22 @@ def test_python2_reason_names_python2(tmp_path):
     assert proc.returncode == 0
     assert proc.stdout.splitlines()[0] == (
         "old.py:2:1: LL000 not Python 3 (this looks like Python 2): syntax error: "
-        "Missing parentheses in call to 'print'. Did you mean print(...)?"
+        "Missing parentheses in call to 'print'. Did you mean print(...)?; line skipped"
     )
+
+
+def test_bad_lines_do_not_hide_the_rest_of_a_script(tmp_path):
+    """A pasted shell line and Python 2 prints are skipped one by one; the leak is found."""
+    lines = LEAKY.splitlines()
+    lines.insert(4, "pip install seaborn")
+    lines.insert(6, 'print "rows:", len(df)')
+    lines.append("for c in df:")
+    lines.append('    print "col", c')
+    (tmp_path / "mixed.py").write_text("\n".join(lines) + "\n")
+    proc = leaklint("--output-format", "json", "mixed.py", cwd=tmp_path)
+    found = sorted((f["code"], f["line"]) for f in json.loads(proc.stdout))
+    assert found == [("LL000", 5), ("LL000", 7), ("LL000", 11), ("LL101", LEAK_LINE + 2)]
+    assert all(f["message"].endswith("; line skipped") for f in json.loads(proc.stdout) if f["code"] == "LL000")
 
 
 def test_ll000_counts_when_selected(tmp_path):
@@ -192,7 +206,11 @@ def test_deep_nesting_is_a_result_or_one_ll000(tmp_path, name):
     run = lint_paths([str(path)], isolated=True, jobs=1)
     assert not run.internal
     assert len(run.errors) <= 1
-    if run.errors:
+    if run.errors and run.errors[0].message.endswith("; line skipped"):
+        # the too-deep line is skipped like any line the parser rejects; the rest is analysed
+        assert run.errors[0].location.line == LEAKY.count("\n") + 1
+        assert [f.code for f in run.findings] == ["LL101"]
+    elif run.errors:
         assert run.errors[0].code == "LL000" and "\n" not in run.errors[0].message
         assert not run.findings
     else:

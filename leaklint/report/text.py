@@ -23,7 +23,7 @@ def full(findings, base) -> str:
 
 
 def summary(leaks: int, leak_files: int, unreadable: int, partly: int = 0) -> str:
-    """The closing line; ``unreadable`` files were not analysed, ``partly`` notebooks had cells skipped."""
+    """The closing line; ``unreadable`` files were not analysed, ``partly`` files had lines or cells skipped."""
     if leaks:
         noun = "leak" if leaks == 1 else "leaks"
         files = "file" if leak_files == 1 else "files"
@@ -33,5 +33,5 @@ def summary(leaks: int, leak_files: int, unreadable: int, partly: int = 0) -> st
     if unreadable:
         line += f" {unreadable:,} {'file' if unreadable == 1 else 'files'} could not be analysed (LL000)."
     if partly:
-        line += f" {partly:,} {'notebook' if partly == 1 else 'notebooks'} had cells skipped (LL000)."
+        line += f" {partly:,} {'file' if partly == 1 else 'files'} had lines or cells skipped (LL000)."
     return line
