@@ -223,7 +223,10 @@ def test_deep_nesting_console_script(tmp_path):
     proc = leaklint(".", cwd=tmp_path)
     assert_no_traceback(proc)
     for name in DEEP:
-        assert len(lines_for(proc, f"{name}.py")) == 1, name
+        lines = lines_for(proc, f"{name}.py")
+        skipped = [line for line in lines if line.endswith("; line skipped")]
+        # one line each: the leak, or the file's LL000; a skipped line adds its LL000 to the leak
+        assert len(lines) == 1 + len(skipped) and len(skipped) <= 1, name
 
 
 def test_recursion_limit_restored(tmp_path):
