@@ -44,8 +44,9 @@ class Catalog:
         return Catalog(self.names + tuple(extra))
 
     def __contains__(self, qualname: str) -> bool:
-        key = lib_key(qualname)
-        return key in self._keys or (key[0], "*") in self._keys
+        root, name = lib_key(qualname)
+        # ``pkg.A|B``: a class picked by name among several; held when each one is
+        return all((root, one) in self._keys or (root, "*") in self._keys for one in name.split("|"))
 
 
 @dataclass
@@ -136,7 +137,13 @@ def split_phrase(split: SplitEvent, ctx: Context) -> str:
 
 
 def short(qualname: str) -> str:
-    return qualname.rsplit(".", 1)[-1]
+    return qualname.rsplit(".", 1)[-1].replace("|", " or ")
+
+
+UNKNOWN_CLASS = (
+    "; its class is not shown in this file (a parameter or the result of an unknown call), "
+    "so this rests on weaker evidence: ignore it if that object learns nothing from the rows"
+)
 
 
 def step_name(event: LearnEvent, catalog: Catalog) -> str:

@@ -49,7 +49,7 @@ stateless transformers (Normalizer, PolynomialFeatures) are not in the catalog.
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
 - scikit-learn, Common pitfalls: https://scikit-learn.org/stable/common_pitfalls.html
 """
-from leaklint.ruleset import learned_before_split, split_phrase, step_name
+from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_phrase, step_name
 
 CODE = "LL101"
 NAME = "preprocessing-before-split"
@@ -59,6 +59,7 @@ DEFAULT = True
 _PRE = "sklearn.preprocessing."
 CATALOG = (
     _PRE + "StandardScaler",
+    _PRE + "Imputer",  # removed in scikit-learn 0.22, still in old code
     _PRE + "MinMaxScaler",
     _PRE + "RobustScaler",
     _PRE + "MaxAbsScaler",
@@ -100,11 +101,18 @@ CATALOG = (
 
 def check(ctx):
     def matches(event):
+        if event.unknown:
+            return event.kind == "fit" and event.method == "fit_transform" and not event.has_labels
         return event.kind in ("fit", "call") and (
             event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
         )
 
     def explain(event, split):
+        if event.unknown:
+            return (
+                f"{event.qualname}.fit_transform learns from {event.data} ({event.rows_phrase}) before the rows "
+                f"are {split_phrase(split, ctx)}{UNKNOWN_CLASS}"
+            )
         step = step_name(event, ctx.catalog)
         return (
             f"{step} is fitted on {event.data} ({event.rows_phrase}) before the rows are {split_phrase(split, ctx)}; "

@@ -54,7 +54,7 @@ Hand-rolled oversampling is recognised through `sklearn.utils.resample` and
 ## References
 - imbalanced-learn, Common pitfalls: https://imbalanced-learn.org/stable/common_pitfalls.html
 """
-from leaklint.ruleset import learned_before_split, split_phrase, step_name
+from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_phrase, step_name
 
 CODE = "LL104"
 NAME = "resampling-before-split"
@@ -88,9 +88,16 @@ def check(ctx):
     def matches(event):
         if event.kind == "resample":
             return event.qualname == "sample" or event.qualname in ctx.catalog
+        if event.unknown:
+            return event.kind == "fit" and event.method in ("fit_resample", "fit_sample")
         return event.kind == "fit" and event.qualname in ctx.catalog
 
     def explain(event, split):
+        if event.unknown:
+            return (
+                f"{event.qualname}.{event.method} resamples {event.data} ({event.rows_phrase}) before the rows "
+                f"are {split_phrase(split, ctx)}{UNKNOWN_CLASS}"
+            )
         if event.kind == "resample":
             what = f"{event.data} is oversampled with replacement"
         else:

@@ -6,6 +6,7 @@ A mixin of the Interpreter (interpreter.py), which it shares state with.
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import replace
 from typing import Optional
 
@@ -49,6 +50,9 @@ from .values import (
 )
 
 
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+
 class CallsMixin:
     # ----------------------------------------------------------------- calls
     def ex_Call(self, node, scope):
@@ -58,6 +62,13 @@ class CallsMixin:
             if isinstance(receiver, Ref):
                 return self.library_call(f"{receiver.qualname}.{func.attr}", node, scope)
             args, kwargs = self._arguments(node, scope)
+            if isinstance(receiver, Data) and func.attr in lib.FIT_METHODS and receiver.grouped is None:
+                # mylib.RobustZ().fit(X) is an estimator of that class; filler.fit_transform(X)
+                # on a parameter or an unknown call's result still learns from its rows
+                if receiver.made_by is not None:
+                    receiver = Estimator(receiver.made_by, None)
+                else:
+                    receiver = Estimator(text_of(func.value), None, unknown=True)
             if isinstance(receiver, Instance):
                 return self._call_method(receiver, func.attr, args, kwargs)
             result = self.method_call(receiver, func.attr, args, kwargs, node, scope)
@@ -89,7 +100,25 @@ class CallsMixin:
             self._choice(args + list(kwargs.values()), node)
         if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
             return self._builtin(func.id, args)
-        return merge_data(args + list(kwargs.values()))
+        if isinstance(func, ast.Name) and func.id == "len" and args:
+            return Data(size_of=as_data(args[0]).rows)
+        if isinstance(func, ast.Name) and func.id == "getattr" and len(args) > 1 and isinstance(args[0], Ref):
+            return self._attribute_by_name(args[0], args[1])
+        merged = merge_data(args + list(kwargs.values()))
+        if isinstance(func, ast.Name) and func.id not in BUILTIN_NAMES and not merged.rows:
+            # get_data() from a star import, a loader of unknown origin: it returns rows
+            return replace(merged, rows=self.fresh_rows())
+        return merged
+
+    @staticmethod
+    def _attribute_by_name(module: Ref, name: Value) -> Value:
+        """``getattr(category_encoders, name)`` with ``name`` one of some string constants:
+        a class that is each of them in turn (``pkg.A|B``; a catalog holds it when it
+        holds every alternative)."""
+        texts = as_data(name).texts
+        if not texts or not all(isinstance(t, str) and t.isidentifier() for t in texts):
+            return UNKNOWN
+        return Ref(f"{module.qualname}.{'|'.join(sorted(texts))}")
 
     def _builtin(self, name, args):
         if not args:
@@ -243,12 +272,15 @@ class CallsMixin:
             if self._loops:
                 self.facts.looped_scores |= scores
             return Data(scores=scores)
-        if name[:1].isupper() and root not in lib.DATA_PACKAGES and key not in lib.DATA_CLASSES:
+        if key in lib.RANDOM_GENERATORS:
+            return Ref(qualname)  # rng.normal(...) draws new rows; the generator holds none
+        if name[:1].isupper() and root in lib.ML_PACKAGES and key not in lib.DATA_CLASSES:
             return self._construct(qualname, node, args, kwargs, scope)
         data = merge_data(args + list(kwargs.values()))
+        made_by = qualname if name[:1].isupper() and root not in lib.DATA_ROOTS else None
         if not data.rows and not data.learned and not data.time:
-            return Data(rows=self.fresh_rows())
-        return self.derive([data], node)
+            return Data(rows=self.fresh_rows(), made_by=made_by)
+        return replace(self.derive([data], node), made_by=made_by)
 
     def _read(self, node, name) -> Data:
         time = None

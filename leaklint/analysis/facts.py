@@ -41,6 +41,8 @@ class LearnEvent:
     has_labels: bool = False  # a y was passed to the fit
     applied: bool = False  # a statistic combined with rows (not only printed)
     procedure: dict = field(default_factory=dict)
+    unknown: bool = False  # fitted on an object whose class the file does not show
+    inputs: frozenset = frozenset()  # ids of the LearnEvents whose output it was fitted on
 
     @property
     def before_split(self) -> bool:

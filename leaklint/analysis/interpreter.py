@@ -12,6 +12,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from . import known_names
 from . import libraries as lib
 from .calls import CallsMixin
 from .facts import Facts
@@ -382,12 +383,21 @@ class Interpreter(CallsMixin, RecordingMixin):
         return merge_data(values)
 
     def ex_Constant(self, node, scope):
-        return UNKNOWN
+        return Data(texts=frozenset({node.value})) if isinstance(node.value, str) else UNKNOWN
+
+    def ex_Slice(self, node, scope):
+        """``[:n]`` with ``n = len(df)``: the slice bound counts ``df``'s rows."""
+        bounds = [self.ev(part, scope) for part in (node.lower, node.upper, node.step)]
+        counted = [b.size_of for b in bounds if isinstance(b, Data) and b.size_of]
+        return replace(merge_data(bounds), size_of=counted[0]) if len(counted) == 1 else merge_data(bounds)
 
     def ex_Name(self, node, scope):
         value = scope.lookup(node.id)
         if value is not None:
             return value
+        qualname = known_names.qualified(node.id)
+        if qualname is not None:
+            return Ref(qualname)
         key = (id(self._module), node.id)
         if key not in self._unknown_roots:
             self._unknown_roots[key] = Data(rows=self.fresh_rows())
@@ -411,7 +421,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             if base.grouped is not None:
                 return replace(base, grouped=(attr,))
             if attr in lib.METADATA_ATTRIBUTES:
-                return Data(learned=base.learned)
+                return Data(learned=base.learned, size_of=base.rows if attr == "shape" else frozenset())
             if attr == "T" and _per_row_fit(node.value):
                 return self._forget_fit(base, node.value)
             if attr in lib.VIEW_ATTRIBUTES:
@@ -444,7 +454,13 @@ class Interpreter(CallsMixin, RecordingMixin):
             return UNKNOWN
         if base.grouped is not None:
             return replace(base, grouped=(const_str(node.slice),))
+        if base.size_of and not base.rows:
+            return base  # df.shape[0]
         fold = self._fold_key(key)
+        if fold is None:
+            part = _reseparated(node, base, key)
+            if part is not None:
+                return part
         if fold is None and id(node) in self._slices:
             fold = self._positional_side(node, base)
         if fold is not None:
@@ -572,6 +588,23 @@ class Interpreter(CallsMixin, RecordingMixin):
 
 
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
+
+
+def _reseparated(node, base: Data, key) -> Optional[Data]:
+    """``stacked.iloc[:len(train)]`` / ``[len(train):]`` of ``concat([train, test])``:
+    the two original frames again, not a split."""
+    cut = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+    bound = key.items[0] if isinstance(key, Seq) and key.items else key
+    counted = bound.size_of if isinstance(bound, Data) else frozenset()
+    if not isinstance(cut, ast.Slice) or not counted or not counted < base.rows:
+        return None
+    if cut.lower is None and cut.upper is not None:
+        rows = counted
+    elif cut.upper is None and cut.lower is not None:
+        rows = base.rows - counted
+    else:
+        return None
+    return Data(rows=rows, learned=base.learned, time=base.time)
 
 
 def _per_row_fit(node) -> bool:

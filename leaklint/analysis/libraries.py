@@ -148,8 +148,23 @@ TIME_FUNCTIONS = {
     lib_key("pandas.period_range"): "a pd.period_range index",
 }
 
-# Packages whose calls build data, not estimators.
-DATA_PACKAGES = frozenset(("pandas", "numpy", "scipy", "polars", "torch", "dask", "math", "statistics"))
+# Packages whose capitalised callables are estimators, splitters and other learned
+# objects; elsewhere (pandas, a data package's ``DataReader``, a project's own
+# ``DataClient``) a call builds data or an object whose methods return data.
+ML_PACKAGES = frozenset(
+    (
+        "sklearn", "imblearn", "category_encoders", "xgboost", "lightgbm", "catboost", "keras",
+        "tensorflow", "umap", "hdbscan", "feature_engine", "mlxtend", "sktime", "skopt", "optuna",
+        "tpot", "autosklearn", "pycaret", "gensim", "prophet", "ngboost", "interpret",
+    )
+)
+# Packages whose capitalised callables build data (pd.DataFrame, torch.Tensor).
+DATA_ROOTS = frozenset(("pandas", "numpy", "scipy", "polars", "torch", "dask", "math", "statistics"))
+# Random generators: their draws are new rows, unrelated to any dataset.
+RANDOM_GENERATORS = keys(
+    "numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator", "random.Random",
+    "torch.Generator",
+)
 DATA_CLASSES = keys("xgboost.DMatrix", "lightgbm.Dataset", "catboost.Pool")
 PARTIAL = lib_key("functools.partial")
 # train(params, data set): the native boosting APIs' model fit

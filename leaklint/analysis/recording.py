@@ -116,6 +116,7 @@ class RecordingMixin:
             steps=est.steps,
             has_labels=y_val is not None,
             procedure=procedure,
+            unknown=est.unknown,
         )
         if y_val is not None:
             self._note_labels(y_val)

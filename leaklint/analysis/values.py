@@ -52,6 +52,9 @@ class Data(Value):
     indexer: bool = False  # .iloc / .loc accessor of a frame
     window: bool = False  # a rolling/expanding/ewm/resample window: its mean is per row
     scores: frozenset = frozenset()  # ids of the Evaluations this value is a score of
+    size_of: frozenset = frozenset()  # ``len(df)`` / ``df.shape[0]``: the Rows counted
+    texts: frozenset = frozenset()  # the string constants this value may be
+    made_by: Optional[str] = None  # built by a capitalised callable outside the ML packages
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,11 @@ class Ref(Value):
 
 @dataclass(frozen=True)
 class Estimator(Value):
-    """An object built from a known library class; ``fits`` are its FitEvent ids."""
+    """An object built from a known library class; ``fits`` are its FitEvent ids.
+
+    ``unknown``: an object whose class the file does not show (a parameter, the result
+    of an unknown call) that is fitted; ``qualname`` is then the code that names it.
+    """
 
     qualname: str
     node: object = field(compare=False, hash=False)
@@ -73,6 +80,7 @@ class Estimator(Value):
     shuffled: Optional[bool] = None  # for splitters
     inner: object = field(default=None, compare=False, hash=False)  # a search's estimator
     cv: object = field(default=None, compare=False, hash=False)  # a search's cv= value
+    unknown: bool = False
 
 
 @dataclass(frozen=True)
@@ -160,6 +168,8 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             time=a.time or b.time,
             column=a.column if a.column == b.column else None,
             scores=a.scores | b.scores,
+            size_of=a.size_of if a.size_of == b.size_of else frozenset(),
+            texts=a.texts | b.texts if a.texts and b.texts else frozenset(),
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
