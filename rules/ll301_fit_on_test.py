@@ -112,6 +112,8 @@ def _fitted_with_held_out(ctx) -> list:
         event = ctx.facts.learns[fact.learn]
         if fact.via != "applied" or event.before_split or not _learned_step(event, ctx) or event.id in hits:
             continue
+        if not _reaches_a_model(event, ctx.facts.splits[fact.split], False):
+            continue
         split = ctx.facts.splits[fact.split]
         if not _scored_later(event, split, ctx.facts):
             continue
@@ -125,6 +127,18 @@ def _fitted_with_held_out(ctx) -> list:
     return list(hits.values())
 
 
+def _reaches_a_model(event, split, by_hand: bool) -> bool:
+    """What it learned reaches what a model is fitted or scored on through the split's rows
+    (or it is that model). A statistic of the test rows that only feeds a metric or a log
+    line is a measurement; where no model uses the split's rows in this file, a fitted
+    step still counts (the model is elsewhere), a statistic by hand does not."""
+    if event.kind == "fit" and event.has_labels:
+        return True
+    if split.use == "evaluation":
+        return event.id in split.reached
+    return not by_hand
+
+
 def check(ctx):
     hits = _fitted_with_held_out(ctx)
     for event in ctx.facts.learns.values():
@@ -134,6 +148,8 @@ def check(ctx):
         if any(r.side is None or not r.side.held_out for r in event.rows):
             continue
         split = ctx.facts.splits.get(event.held_out_sides[0].split)
+        if split is not None and not _reaches_a_model(event, split, by_hand):
+            continue
         related = ()
         if split is not None:
             related = ((split.span, f"{event.data} is the held-out side of the split at {ctx.where(split.span)}"),)

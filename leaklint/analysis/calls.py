@@ -47,6 +47,7 @@ from .values import (
     Zipped,
     as_data,
     merge_data,
+    select_columns,
 )
 
 
@@ -246,7 +247,7 @@ class CallsMixin:
             data = merge_data(args + list(kwargs.values()))
             if not data.rows:
                 data = replace(data, rows=self.fresh_rows())
-            return replace(data, time=TimeMark(node.lineno, reason))
+            return replace(data, time=TimeMark(node.lineno, reason, date=key in lib.TIME_FUNCTIONS))
         if root == "numpy" and name in lib.CHOOSING_FUNCTIONS:
             self._choice(args, node)
         if root == "numpy" and name in lib.NUMPY_STATS and args:
@@ -269,6 +270,9 @@ class CallsMixin:
             self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
         if root == "sklearn" and ".metrics" in qualname:
             scores = merge_data(args + list(kwargs.values())).scores
+            for evaluation in self.facts.evaluations:
+                if evaluation.id in scores:
+                    evaluation.scored = True
             if self._loops:
                 self.facts.looped_scores |= scores
             return Data(scores=scores)
@@ -283,11 +287,20 @@ class CallsMixin:
         return replace(self.derive([data], node), made_by=made_by)
 
     def _read(self, node, name) -> Data:
-        time = None
-        for kw in node.keywords:
-            if kw.arg == "parse_dates" and not (isinstance(kw.value, ast.Constant) and not kw.value.value):
-                time = TimeMark(node.lineno, f"dates parsed by pd.{name}(parse_dates=...)")
-        return Data(rows=self.fresh_rows(), time=time)
+        """``parse_dates`` on the index (``index_col`` or ``True``) orders the rows; parsed
+        date columns alone do not, until the rows are sorted or indexed by them."""
+        parsed = keyword_node(node, "parse_dates")
+        if parsed is None or (isinstance(parsed, ast.Constant) and not parsed.value):
+            return Data(rows=self.fresh_rows())
+        mark = TimeMark(node.lineno, f"dates parsed by pd.{name}(parse_dates=...)", date=True)
+        columns = [c for c in map(const_str, getattr(parsed, "elts", [])) if c]
+        index = keyword_node(node, "index_col")
+        index_names = {const_str(index)} | {const_str(e) for e in getattr(index, "elts", [])}
+        if index is not None and (isinstance(parsed, ast.Constant) or not columns or index_names & set(columns)):
+            return Data(rows=self.fresh_rows(), time=replace(mark, date=False))
+        if columns:
+            return Data(rows=self.fresh_rows(), dated=tuple((c, mark) for c in columns))
+        return Data(rows=self.fresh_rows(), time=mark)
 
     def _resolve(self, scope):
         def resolve(expr) -> Optional[str]:
@@ -367,8 +380,10 @@ class CallsMixin:
                 evaluation = Evaluation(
                     self.new_id(), span_of(node), est.fits, data.rows,
                     text_of(node.args[0] if node.args else None), in_loop=self._loops > 0,
+                    learned=data.learned, scored=method in lib.SCORE_METHODS,
                 )
                 self.facts.evaluations.append(evaluation)
+                self._sink([data])
                 scores = frozenset({evaluation.id})
             if method in lib.SCORE_METHODS:
                 return Data(scores=scores)
@@ -423,11 +438,35 @@ class CallsMixin:
         if method == "sample" and keyword_true(node, "replace") and data.rows:
             event = self._learn("resample", "sample", node, data, node.func.value, method="sample")
             return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
+        if method in ("set_index", "sort_values") and data.dated:
+            ordered = self._ordered_by_dates(data, method, args, kwargs, node)
+            if ordered is not None:
+                return ordered
+        if method == "drop" and data.rows and (data.by_column or data.dated):
+            dropped = as_data(kwargs.get("columns", UNKNOWN)).texts | {
+                t for item in getattr(kwargs.get("columns"), "items", ()) for t in as_data(item).texts
+            }
+            if dropped:
+                keep = [c for c, _ in data.by_column + data.dated if c not in dropped]
+                return self.derive([select_columns(data, keep)] + args, node)
         if method == "pop" and args:
             return replace(data, column=const_str(node.args[0]) if node.args else None, indexer=False)
         if method in lib.VIEW_METHODS:
             return replace(data, indexer=False)
-        return self.derive([data] + args + list(kwargs.values()), node)
+        # sizes and seeds (df.sample(n=n_min)) choose rows; they are not values of the rows
+        values = [v for k, v in kwargs.items() if k not in lib.SETTING_KEYWORDS]
+        return self.derive([data] + args + values, node)
+
+    def _ordered_by_dates(self, data: Data, method, args, kwargs, node) -> Optional[Data]:
+        """``df.sort_values("date")`` / ``df.set_index("date")``: the parsed dates now order the rows."""
+        key = args[0] if args else kwargs.get("by", kwargs.get("keys", UNKNOWN))
+        names = as_data(key).texts | {t for item in getattr(key, "items", ()) for t in as_data(item).texts}
+        for column, mark in data.dated:
+            if column in names:
+                verb = "indexed" if method == "set_index" else "sorted"
+                time = TimeMark(node.lineno, f"rows {verb} by the parsed dates in {column!r}")
+                return replace(self.derive([data] + args, node), time=time)
+        return None
 
     def _pivot_table(self, data: Data, node) -> Data:
         """``df.pivot_table(index=c, values=label, aggfunc="mean")``: per-category means."""

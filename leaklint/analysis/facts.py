@@ -42,7 +42,6 @@ class LearnEvent:
     applied: bool = False  # a statistic combined with rows (not only printed)
     procedure: dict = field(default_factory=dict)
     unknown: bool = False  # fitted on an object whose class the file does not show
-    inputs: frozenset = frozenset()  # ids of the LearnEvents whose output it was fitted on
 
     @property
     def before_split(self) -> bool:
@@ -80,6 +79,11 @@ class SplitEvent:
     time: Optional[TimeMark]
     labels: Optional[str] = None  # column name of the labels, when known
     procedure: dict = field(default_factory=dict)
+    # "evaluation": a model is fitted or scored on its sides (or it is a cross-validation);
+    # "other": only statistics by hand use its sides (out-of-fold encodings); "unknown":
+    # nothing in the file shows what its sides are for (the model may be elsewhere).
+    use: str = "unknown"
+    reached: frozenset = frozenset()  # ids of LearnEvents that reached a model through its rows
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,8 @@ class Evaluation:
     rows: frozenset
     data: str
     in_loop: bool = False  # inside a loop: one of several candidates
+    learned: frozenset = frozenset()  # ids of the LearnEvents that reached the scored rows
+    scored: bool = False  # a score (``.score``, a metric of its predictions), not only predictions
 
 
 @dataclass
@@ -121,6 +127,16 @@ class Facts:
     choices: list = field(default_factory=list)
     looped_scores: set = field(default_factory=set)  # evaluations whose metric was computed in a loop
     label_columns: set = field(default_factory=set)
+    sinks: list = field(default_factory=list)  # Sink: what models were fitted or scored on
+    reached: frozenset = frozenset()  # ids of LearnEvents whose output reached some Sink
+
+
+@dataclass(frozen=True)
+class Sink:
+    """Rows a model was fitted on, scored on, or cross-validated with, and what they carried."""
+
+    rows: frozenset
+    learned: frozenset
 
 
 def saw_held_out(learned: frozenset, split: "SplitEvent") -> bool:

@@ -16,6 +16,7 @@ from . import known_names
 from . import libraries as lib
 from .calls import CallsMixin
 from .facts import Facts
+from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .slices import positional_sides
@@ -40,6 +41,8 @@ from .values import (
     as_data,
     join,
     merge_data,
+    select_columns,
+    set_column,
 )
 
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.Mod)
@@ -88,6 +91,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             if id(func) not in self._inlined and id(func) not in done:
                 done.add(id(func))
                 self._call_function(Function(func, scope, id(func)), [], {}, standalone=True)
+        settle(self.facts)
         return self.facts
 
     def new_id(self) -> int:
@@ -335,13 +339,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             elif isinstance(current, Seq):
                 self.assign(base_node, merge_data([current, value]), scope)
             elif isinstance(current, Data):
-                incoming = as_data(value)
-                merged = Data(
-                    rows=current.rows,
-                    learned=current.learned | incoming.learned,
-                    time=current.time or incoming.time,
-                    scores=current.scores | incoming.scores,
-                )
+                merged = set_column(current, key, as_data(value))
                 self._check_applied(merged.learned, current.rows)
                 self.assign(base_node, merged, scope)
 
@@ -427,7 +425,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             if attr in lib.VIEW_ATTRIBUTES:
                 return replace(base, indexer=attr in ("iloc", "loc", "at", "iat"))
             if base.rows:
-                return replace(base, column=attr, indexer=False)
+                return replace(select_columns(base, [attr]), column=attr, indexer=False)
             return base
         return UNKNOWN
 
@@ -469,17 +467,23 @@ class Interpreter(CallsMixin, RecordingMixin):
                 learned=base.learned,
                 time=base.time,
                 column=base.column,
+                by_column=base.by_column,
+                dated=base.dated,
             )
         column = const_str(node.slice)
         if column is not None and not base.rows:
             self._name_correlated_column(base, column)
         key_data = self._drop_stats(as_data(key))
+        selected = _selected_columns(key, base.indexer)
+        kept = select_columns(base, selected) if selected is not None else base
         return Data(
             rows=base.rows,
-            learned=base.learned | key_data.learned,
+            learned=kept.learned | key_data.learned,
             time=base.time,
             column=column if column is not None else (base.column if base.indexer else None),
             scores=base.scores,
+            by_column=kept.by_column,
+            dated=kept.dated,
         )
 
 
@@ -588,6 +592,20 @@ class Interpreter(CallsMixin, RecordingMixin):
 
 
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
+
+
+def _selected_columns(key, indexer: bool) -> Optional[list]:
+    """The column names a subscript selects (``df["a"]``, ``df[cols]``, ``df.loc[:, ["a"]]``),
+    or None when they are not constants."""
+    if indexer:
+        if not (isinstance(key, Seq) and len(key.items) == 2):
+            return None
+        key = key.items[1]
+    if isinstance(key, Data) and len(key.texts) == 1:
+        return list(key.texts)
+    if isinstance(key, Seq) and key.items and all(isinstance(i, Data) and len(i.texts) == 1 for i in key.items):
+        return [next(iter(i.texts)) for i in key.items]
+    return None
 
 
 def _reseparated(node, base: Data, key) -> Optional[Data]:

@@ -185,6 +185,9 @@ CHOOSING_FUNCTIONS = frozenset(("argmax", "argmin", "nanargmax", "nanargmin", "a
 CHOOSING_METHODS = frozenset(("idxmax", "idxmin", "argmax", "argmin", "sort_values", "nlargest", "nsmallest", "sort"))
 ORDERING = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 
+# Keyword arguments of data methods that are settings, not values mixed into the rows.
+SETTING_KEYWORDS = frozenset(("n", "frac", "random_state", "replace", "axis", "periods", "window", "min_periods"))
+
 # Frame attributes that are metadata, not rows.
 METADATA_ATTRIBUTES = frozenset(("columns", "shape", "dtypes", "dtype", "ndim", "size", "name", "names"))
 VIEW_ATTRIBUTES = frozenset(("values", "T", "array", "index", "dt", "str", "cat", "iloc", "loc", "at", "iat", "plot"))

@@ -9,7 +9,7 @@ import ast
 from dataclasses import replace
 
 from . import libraries as lib
-from .facts import Choice, Contamination, LearnEvent, SplitEvent, saw_held_out
+from .facts import Choice, Contamination, LearnEvent, Sink, SplitEvent, saw_held_out
 from .specs import CallSpec, to_spec
 from .syntax import (
     keyword_node,
@@ -120,12 +120,19 @@ class RecordingMixin:
         )
         if y_val is not None:
             self._note_labels(y_val)
+            if method not in lib.RESAMPLE_METHODS:
+                self._sink([data, y_val])
         self._check_applied(data.learned, data.rows)
         if "validation_split" in kwargs and data.rows:
             # Keras holds out the last fraction of the rows it is given for validation
             split = self._new_split("split", "validation_split", node, data, x_node, False, None, {})
             self._split_inputs(split, [x_val, y_val])
         return event, data, as_data(y_val) if y_val is not None else None
+
+    def _sink(self, values) -> None:
+        """A model is fitted or scored on these values, or they are cross-validated."""
+        data = merge_data(values)
+        self.facts.sinks.append(Sink(data.rows, data.learned))
 
     def _note_labels(self, y_val) -> None:
         column = as_data(y_val).column
@@ -172,7 +179,8 @@ class RecordingMixin:
             data=text_of(data_node),
             shuffled=shuffled,
             shuffle_span=shuffle_span,
-            time=data.time,
+            # parsed dates still in the rows being split show their order too
+            time=data.time or (data.dated[0][1] if data.dated else None),
             labels=labels,
             procedure=procedure,
         )
@@ -216,6 +224,8 @@ class RecordingMixin:
                         learned=part.learned,
                         time=part.time,
                         column=part.column,
+                        by_column=part.by_column,
+                        dated=part.dated,
                     )
                 )
         return Seq(tuple(outs))
@@ -245,6 +255,7 @@ class RecordingMixin:
         if labels:
             self.facts.label_columns.add(labels)
         data = merge_data([x_val, y_val])
+        self._sink([data])
         split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
         self._split_inputs(split, [x_val, y_val])
         return Data(learned=as_data(x_val).learned)

@@ -36,6 +36,7 @@ class TimeMark:
 
     line: int
     reason: str
+    date: bool = False  # dates themselves (pd.to_datetime), not yet shown to order the rows
 
 
 class Value:
@@ -55,6 +56,10 @@ class Data(Value):
     size_of: frozenset = frozenset()  # ``len(df)`` / ``df.shape[0]``: the Rows counted
     texts: frozenset = frozenset()  # the string constants this value may be
     made_by: Optional[str] = None  # built by a capitalised callable outside the ML packages
+    # Learned ids that live only in one named column (``df["z"] = scaler.fit_transform(...)``):
+    # selecting other columns leaves them behind. ``learned`` still holds them all.
+    by_column: tuple = ()  # ((column, frozenset of ids), ...)
+    dated: tuple = ()  # ((column, TimeMark), ...): columns of parsed dates
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,8 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             scores=a.scores | b.scores,
             size_of=a.size_of if a.size_of == b.size_of else frozenset(),
             texts=a.texts | b.texts if a.texts and b.texts else frozenset(),
+            by_column=a.by_column if a.by_column == b.by_column else (),
+            dated=_union(a.dated, b.dated),
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
@@ -200,11 +207,56 @@ def as_data(value: Optional[Value]) -> Data:
 
 def merge_data(values, drop_learned=frozenset()) -> Data:
     """Data derived from several inputs: union of rows and learned events."""
-    rows, learned, scores, time = frozenset(), frozenset(), frozenset(), None
+    rows, learned, scores, time, dated = frozenset(), frozenset(), frozenset(), None, ()
     for value in values:
         data = as_data(value)
         rows |= data.rows
         learned |= data.learned
         scores |= data.scores
         time = time or data.time
-    return Data(rows=rows, learned=learned - drop_learned, time=time, scores=scores)
+        dated = _union(dated, data.dated)
+    return Data(rows=rows, learned=learned - drop_learned, time=time, scores=scores, dated=dated)
+
+
+def _union(a: tuple, b: tuple) -> tuple:
+    if not b or a == b:
+        return a
+    known = {column for column, _ in a}
+    return a + tuple(item for item in b if item[0] not in known)
+
+
+def select_columns(data: Data, columns) -> Data:
+    """``df[["a", "b"]]``: what lives only in other columns is left behind."""
+    wanted = set(columns)
+    column_only = frozenset().union(*(ids for _, ids in data.by_column)) if data.by_column else frozenset()
+    kept = frozenset().union(*(ids for c, ids in data.by_column if c in wanted)) if data.by_column else frozenset()
+    return replace(
+        data,
+        learned=(data.learned - column_only) | kept,
+        by_column=tuple(item for item in data.by_column if item[0] in wanted),
+        dated=tuple(item for item in data.dated if item[0] in wanted),
+    )
+
+
+def set_column(frame: Data, column: Optional[str], value: "Data") -> Data:
+    """``df[column] = value``: the frame now holds what the value holds, in that column.
+
+    Parsed dates put in a column do not order the rows; they are kept as a dated column.
+    """
+    new_ids = value.learned - frame.learned
+    by_column, dated, time = frame.by_column, frame.dated, frame.time or value.time
+    if column is not None:
+        if new_ids:
+            by_column = tuple(i for i in by_column if i[0] != column) + (
+                (column, new_ids | dict(by_column).get(column, frozenset())),
+            )
+        if value.time is not None and value.time.date and frame.time is None:
+            dated, time = _union(dated, ((column, value.time),)), None
+    return Data(
+        rows=frame.rows,
+        learned=frame.learned | value.learned,
+        time=time,
+        scores=frame.scores | value.scores,
+        by_column=by_column,
+        dated=dated,
+    )

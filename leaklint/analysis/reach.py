@@ -1,0 +1,44 @@
+"""Which learned information reaches a model, and which splits evaluate one.
+
+A leak needs both ends: something learned from rows that are (or become) held out,
+and a path from it into what a model is fitted on or scored on. A statistic that only
+reaches a metric, a log line, a chart or a split setting is a measurement. This pass
+runs once the whole file has been interpreted: it marks each split by its use and
+keeps only the contaminations whose learned information reached a model that the
+split's rows were fitted or scored on.
+"""
+from __future__ import annotations
+
+from .facts import Facts
+
+# Learned by hand from a split's sides with no model in sight: an out-of-fold encoding
+# loop, a statistic checked on each part. Estimator fits without labels (a scaler fitted
+# on the training side) suggest a model elsewhere, so they leave the split's use unknown.
+ENCODING_KINDS = frozenset(("stat", "group-stat"))
+
+
+def settle(facts: Facts) -> None:
+    facts.reached = frozenset().union(*(sink.learned for sink in facts.sinks)) if facts.sinks else frozenset()
+    touched = {}  # split id -> learned ids that reached a model through its rows
+    for sink in facts.sinks:
+        for split_id in {r.side.split for r in sink.rows if r.side is not None}:
+            touched[split_id] = touched.get(split_id, frozenset()) | sink.learned
+    kinds = {}  # split id -> kinds of what was learned from its sides
+    for event in facts.learns.values():
+        for split_id in {r.side.split for r in event.rows if r.side is not None}:
+            kinds.setdefault(split_id, set()).add(event.kind)
+    for split in facts.splits.values():
+        split.reached = touched.get(split.id, frozenset())
+        if split.kind == "cv" or split.id in touched:
+            split.use = "evaluation"
+        elif split.id in kinds and kinds[split.id] <= ENCODING_KINDS:
+            split.use = "other"
+    kept = []
+    for fact in facts.contaminations:
+        split = facts.splits[fact.split]
+        if split.use == "other":
+            continue
+        if split.use == "evaluation" and split.kind != "cv" and fact.learn not in split.reached:
+            continue
+        kept.append(fact)
+    facts.contaminations = kept
