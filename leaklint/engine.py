@@ -7,7 +7,7 @@ import re
 import sys
 import threading
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .analysis import analyze
 from .analysis.facts import Span
@@ -288,6 +288,11 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
             loc = location(hit.span)
             key = (rule.code, loc.cell, loc.line)
             if key in findings:
+                # one finding per line: a helper that fits two steps adds its second fit
+                known = findings[key]
+                extra = tuple(r for r in (Related(location(span), message) for span, message in hit.related)
+                              if r not in known.related)
+                findings[key] = replace(known, related=known.related + extra)
                 continue
             findings[key] = Finding(
                 path=path,

@@ -184,8 +184,17 @@ def learned_before_split(
         procedure.update({k: v for k, v in event.procedure.items() if v is not None})
         if extra is not None:
             procedure.update(extra(event))
-        hits.append(Hit(event.span, explain(event, first), related, procedure))
+        hits.append(learn_hit(event, explain(event, first), related, procedure, ctx))
     return hits
+
+
+def learn_hit(event: LearnEvent, message: str, related: tuple, procedure: dict, ctx: Context) -> Hit:
+    """A finding at the learning call, or at the call that handed a helper the rows (the
+    helper's own line then comes first among the related locations)."""
+    if event.site is not None:
+        inside = f"{short(event.qualname)} learns here, inside the helper called at {ctx.where(event.site)}"
+        related = ((event.span, inside),) + tuple(related)
+    return Hit(event.reported, message, related, procedure)
 
 
 def _judged_later(event: LearnEvent, facts: Facts) -> bool:

@@ -54,7 +54,7 @@ FunctionTransformer, Normalizer) and vocabulary-only encoders are not reported.
 - The seeds' note on preprocessing inside each fold: "Recalculating the mean or
   standard deviation on the held-out fold" is the first common mistake.
 """
-from leaklint.ruleset import Hit, short
+from leaklint.ruleset import learn_hit, short
 
 CODE = "LL301"
 NAME = "fit-on-test"
@@ -123,7 +123,7 @@ def _fitted_with_held_out(ctx) -> list:
             "evaluation no longer tests unseen data"
         )
         related = ((split.span, f"the held-out rows come from the split at {ctx.where(split.span)}"),)
-        hits[event.id] = Hit(event.span, message, related, dict(event.procedure))
+        hits[event.id] = learn_hit(event, message, related, dict(event.procedure), ctx)
     return list(hits.values())
 
 
@@ -159,5 +159,5 @@ def check(ctx):
             f"{what} the {side}; the held-out rows determine what is learned from them, "
             "so the evaluation no longer tests unseen data"
         )
-        hits.append(Hit(event.span, message, related, dict(event.procedure)))
+        hits.append(learn_hit(event, message, related, dict(event.procedure), ctx))
     return hits

@@ -43,7 +43,7 @@ a helper in another module, is not followed.
 - Kapoor and Narayanan, Leakage and the reproducibility crisis in ML-based science, 2023
   (overlap between training and test data).
 """
-from leaklint.ruleset import Hit, overlaps, short
+from leaklint.ruleset import learn_hit, overlaps, short
 
 CODE = "LL302"
 NAME = "train-test-overlap"
@@ -74,5 +74,5 @@ def check(ctx):
                     (evaluation.span, f"scored on {evaluation.data}"),
                     (split.span, f"{evaluation.data} comes from the split at {ctx.where(split.span)}"),
                 )
-                hits[fit_id] = Hit(event.span, message, related, dict(event.procedure))
+                hits[fit_id] = learn_hit(event, message, related, dict(event.procedure), ctx)
     return list(hits.values())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Optional
 
@@ -71,7 +72,8 @@ class CallsMixin:
                 else:
                     receiver = Estimator(text_of(func.value), None, unknown=True)
             if isinstance(receiver, Instance):
-                return self._call_method(receiver, func.attr, args, kwargs)
+                with self._site(node, args, kwargs):
+                    return self._call_method(receiver, func.attr, args, kwargs)
             result = self.method_call(receiver, func.attr, args, kwargs, node, scope)
             if isinstance(receiver, Estimator) and func.attr in lib.FIT_METHODS:
                 self._rebind(func.value, self._last_fitted, scope)
@@ -90,12 +92,14 @@ class CallsMixin:
         if isinstance(callee, Function):
             self._last_call_scope = None
             args, kwargs = list(callee.bound_args) + args, {**dict(callee.bound_kwargs), **kwargs}
-            result = self._call_function(callee, args, kwargs)
+            with self._site(node, args, kwargs):
+                result = self._call_function(callee, args, kwargs)
             self._write_back_estimators(callee, node, scope)
             return result
         if isinstance(callee, LocalClass):
             instance = Instance(callee, self.new_id())
-            self._call_method(instance, "__init__", args, kwargs)
+            with self._site(node, args, kwargs):
+                self._call_method(instance, "__init__", args, kwargs)
             return instance
         if isinstance(func, ast.Name) and func.id in lib.CHOOSING_BUILTINS:
             self._choice(args + list(kwargs.values()), node)
@@ -120,6 +124,21 @@ class CallsMixin:
         if not texts or not all(isinstance(t, str) and t.isidentifier() for t in texts):
             return UNKNOWN
         return Ref(f"{module.qualname}.{'|'.join(sorted(texts))}")
+
+    @contextmanager
+    def _site(self, node, args, kwargs):
+        """A call of the file's own code: what it learns from rows it was handed is
+        reported here."""
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("pipe", "apply", "transform", "agg", "aggregate"):
+            handed = text_of(node.func.value)  # df.pipe(helper): the frame is handed over
+        else:
+            values = list(zip(node.args, args)) + [(k.value, kwargs.get(k.arg or "**")) for k in node.keywords]
+            handed = next((text_of(expr) for expr, value in values if as_data(value).rows), None)
+        self._sites.append((span_of(node), handed))
+        try:
+            yield
+        finally:
+            self._sites.pop()
 
     def _builtin(self, name, args):
         if not args:
@@ -417,7 +436,8 @@ class CallsMixin:
         if method in ("pipe", "apply", "transform", "agg", "aggregate") and args and isinstance(args[0], Function) and data.rows:
             # df.pipe(helper, cols) / df.apply(zscore): the function runs on the frame
             if not isinstance(args[0].node, ast.Lambda):
-                result = self._call_function(args[0], [replace(data, indexer=False)] + args[1:], kwargs)
+                with self._site(node, [data], {}):
+                    result = self._call_function(args[0], [replace(data, indexer=False)] + args[1:], kwargs)
                 return self.derive([data, result], node)
         if method == "pivot_table" and data.rows:
             return self._pivot_table(data, node)
@@ -449,6 +469,10 @@ class CallsMixin:
             if dropped:
                 keep = [c for c, _ in data.by_column + data.dated if c not in dropped]
                 return self.derive([select_columns(data, keep)] + args, node)
+        if method == "align" and args:
+            # a.align(b): each frame gets the other's columns; no rows move between them
+            other = as_data(args[0])
+            return Seq((replace(data, indexer=False), replace(other, indexer=False)))
         if method == "pop" and args:
             return replace(data, column=const_str(node.args[0]) if node.args else None, indexer=False)
         if method in lib.VIEW_METHODS:

@@ -42,6 +42,13 @@ class LearnEvent:
     applied: bool = False  # a statistic combined with rows (not only printed)
     procedure: dict = field(default_factory=dict)
     unknown: bool = False  # fitted on an object whose class the file does not show
+    # The call that handed a helper (a function or method of the file) the rows it
+    # learned from: the finding belongs there, the fit inside the helper is related.
+    site: Optional[Span] = None
+
+    @property
+    def reported(self) -> Span:
+        return self.site or self.span
 
     @property
     def before_split(self) -> bool:

@@ -67,6 +67,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._last_call_scope = None
         self._dotted = False  # an attribute path ("self.model") was bound as a name
         self._defined: list = []  # (FunctionDef, defining scope) in the order met
+        self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module, head_slices: bool = True) -> Facts:
@@ -75,11 +76,13 @@ class Interpreter(CallsMixin, RecordingMixin):
         module = Scope()
         self._module = module
         if head_slices:
-            self._slices = positional_sides(
-                node
-                for node in ast.walk(tree)
-                if isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple))
-            )
+            subscripts, loop_names = [], set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple)):
+                    subscripts.append(node)
+                elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                    loop_names.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+            self._slices = positional_sides(subscripts, frozenset(loop_names))
         self.exec_block(tree.body, module)
         # Functions never called from analysed code are analysed with unknown arguments;
         # analysing one may define more (nested functions), so the list grows as it goes.

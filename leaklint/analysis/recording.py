@@ -62,13 +62,16 @@ class RecordingMixin:
 
     # ------------------------------------------------------ learned things
     def _learn(self, kind, qualname, node, data: Data, data_node, **extra) -> LearnEvent:
+        # inside a helper that was handed rows, the finding is at that call, on what it handed
+        site, handed = next(((span, text) for span, text in reversed(self._sites) if text), (None, None))
         event = LearnEvent(
             id=self.new_id(),
             kind=kind,
             qualname=qualname,
             span=span_of(node),
             rows=data.rows,
-            data=text_of(data_node),
+            data=handed or text_of(data_node),
+            site=site,
             **extra,
         )
         self.facts.learns[event.id] = event

@@ -40,12 +40,18 @@ def _row_slice(subscript: ast.Subscript):
     return key if isinstance(key, ast.Slice) and key.step is None else None
 
 
-def positional_sides(subscripts) -> dict:
-    """Map id(Subscript node) -> (bound text, "train" | "test") for paired slices."""
+def positional_sides(subscripts, loop_names=frozenset()) -> dict:
+    """Map id(Subscript node) -> (bound text, "train" | "test") for paired slices.
+
+    A bound that moves with a loop variable (``load.loc[:day]`` / ``load.loc[day:...]``
+    for each forecast day) cuts windows, not one training and one held-out part.
+    """
     heads, tails = {}, {}
     for node in subscripts:
         cut = _row_slice(node)
-        if cut is None:
+        if cut is None or any(
+            isinstance(n, ast.Name) and n.id in loop_names for part in (cut.lower, cut.upper) if part for n in ast.walk(part)
+        ):
             continue
         lower, upper = _bound(cut.lower), _bound(cut.upper)
         if "<label>" in (lower, upper):
