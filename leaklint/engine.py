@@ -16,17 +16,19 @@ from .ruleset import Context, Rule
 from .sources import Source, SourceError, decode, read_source
 from .suppress import file_is_suppressed, suppressed
 
-# Every rule needs a split, a cross-validation or a search; a file that names none
-# cannot leak, and is not parsed. A positional split (``X[:n]`` and ``X[n:]``) names
-# nothing, so a file with a fit and a head slice is kept too.
+# Every rule needs a split, a cross-validation, a search or a score; a file that names
+# none cannot leak, and is not parsed. A positional split (``X[:n]`` and ``X[n:]``)
+# names nothing, so a file with a fit and a head slice is kept too, and so is a file
+# with a fit and a score (held-out rows loaded from their own file).
 SCREEN = re.compile(
-    rb"train_test_split|cross_val|cross_validate|Fold\b|Fold\(|Split\b|Split\(|LeaveOne|LeaveP"
+    rb"train_test_split|random_split|cross_val|cross_validate|Fold\b|Fold\(|Split\b|Split\(|LeaveOne|LeaveP"
     rb"|SearchCV|_curve\b|permutation_test_score|\.split\(\s*[A-Za-z_]|\.cv\(|sample\(\s*frac|validation_split"
 )
 FIT_CALL = re.compile(rb"\.fit\w*\(")
 HEAD_SLICE = re.compile(rb"\[\s*0?\s*:\s*[A-Za-z_(\"']")
 # Any ``[:bound`` or ``[0:bound``: the analysis pairs such slices into positional splits.
 ANY_HEAD_SLICE = re.compile(r"\[\s*0?\s*:\s*[^\s\],:]")
+_SCORES = (b".score(", b"_score(", b"_error(")
 # One of these is in every SCREEN match (tests/test_properties.py checks it).
 _NEEDLES = (b"split", b"Split", b"cross_val", b"Fold", b"LeaveOne", b"LeaveP", b"SearchCV", b"_curve",
             b"permutation_test_score", b".cv(", b"sample(")
@@ -38,7 +40,10 @@ def may_leak(text: bytes) -> bool:
     # SCREEN match contains one of _NEEDLES and every FIT_CALL match contains ".fit".
     if any(needle in text for needle in _NEEDLES) and SCREEN.search(text) is not None:
         return True
-    return b".fit" in text and FIT_CALL.search(text) is not None and HEAD_SLICE.search(text) is not None
+    if b".fit" not in text or FIT_CALL.search(text) is None:
+        return False
+    # a positional split, or a model scored on rows loaded on their own
+    return HEAD_SLICE.search(text) is not None or any(score in text for score in _SCORES)
 
 
 PARSE_CODE = "LL000"

@@ -97,6 +97,14 @@ def check(ctx):
         )
 
     def explain(event, split):
+        return _explain(event, split) + (
+            f"; the columns typed in at {ctx.where(event.typed)} were presumably chosen from its scores, "
+            "so this rests on weaker evidence (no data flow, a person reading the output)"
+            if event.typed is not None
+            else ""
+        )
+
+    def _explain(event, split):
         if event.kind == "selection":
             how = f"their {event.method} scores" if event.qualname not in ("corr", "corrwith") else "their correlation"
             label = f" with the label {event.column!r}" if event.column else " with the label"

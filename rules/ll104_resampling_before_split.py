@@ -48,7 +48,8 @@ the held-out side is scored later, the inner cross-validation only tuned and sta
 silent.
 
 Hand-rolled oversampling is recognised through `sklearn.utils.resample` and
-`DataFrame.sample` with `replace=True`; index-based duplication (`np.repeat`,
+`DataFrame.sample` with `replace=True`, hand undersampling through `sample(n)` of the
+rows of one class with `n` the size of another (`len(minority)`); index-based duplication (`np.repeat`,
 `df.loc[idx.repeat(k)]`) is not followed.
 
 ## References
@@ -97,6 +98,12 @@ def check(ctx):
             return (
                 f"{event.qualname}.{event.method} resamples {event.data} ({event.rows_phrase}) before the rows "
                 f"are {split_phrase(split, ctx)}{UNKNOWN_CLASS}"
+            )
+        if event.kind == "resample" and event.method == "undersample":
+            return (
+                f"{event.data} is undersampled to the size of another class before the rows are "
+                f"{split_phrase(split, ctx)}; the held-out rows are balanced like the training rows, "
+                "not drawn as new data would be, so the score describes a population the model will not meet"
             )
         if event.kind == "resample":
             what = f"{event.data} is oversampled with replacement"

@@ -46,8 +46,10 @@ print(model.score(scaler.transform(X_test), y_test))
 ```
 
 ## Known limitations
-The held-out side is known from a split in the same file. A test set loaded from its
-own file is not recognised as held out. Stateless transformers (PolynomialFeatures,
+The held-out side is known from a split in the same file, or, for rows loaded on their
+own, from a model fitted on other rows that is then scored on them (`.score`, or a
+metric of its predictions); unlabelled rows that are only predicted (a competition's
+test file) are not held out. Stateless transformers (PolynomialFeatures,
 FunctionTransformer, Normalizer) and vocabulary-only encoders are not reported.
 
 ## References
@@ -139,8 +141,39 @@ def _reaches_a_model(event, split, by_hand: bool) -> bool:
     return not by_hand
 
 
+def _held_out_by_their_score(ctx) -> list:
+    """Rows loaded on their own (no split in the file) that a model fitted on other rows
+    is scored on are held out: a step fitted or a statistic computed on them alone, and
+    applied to them before that score, learned from the test rows."""
+    hits = []
+    for evaluation in ctx.facts.evaluations:
+        if not evaluation.scored or not evaluation.rows or any(r.side is not None for r in evaluation.rows):
+            continue
+        fitted = [ctx.facts.learns[i] for i in evaluation.fits if i in ctx.facts.learns]
+        fit_roots = {r.root for event in fitted for r in event.rows}
+        held = {r.root for r in evaluation.rows}
+        if not fit_roots or fit_roots & held:
+            continue
+        for learn_id in sorted(evaluation.learned):
+            event = ctx.facts.learns[learn_id]
+            by_hand = event.kind == "stat" and event.applied
+            if not event.rows or not (by_hand or _learned_step(event, ctx)) or event.has_labels:
+                continue
+            if any(r.side is not None for r in event.rows) or not {r.root for r in event.rows} <= held:
+                continue
+            what = f"the {event.qualname} of {event.data} is computed on" if by_hand else f"{short(event.qualname)} is fitted on {event.data},"
+            message = (
+                f"{what} the held-out rows: a model fitted on other rows is scored on them at "
+                f"{ctx.where(evaluation.span)}; the held-out rows determine what is learned from them, "
+                "so the evaluation no longer tests unseen data"
+            )
+            related = ((evaluation.span, f"{evaluation.data} is scored here by a model fitted on other rows"),)
+            hits.append(learn_hit(event, message, related, dict(event.procedure), ctx))
+    return hits
+
+
 def check(ctx):
-    hits = _fitted_with_held_out(ctx)
+    hits = _fitted_with_held_out(ctx) + _held_out_by_their_score(ctx)
     for event in ctx.facts.learns.values():
         by_hand = event.kind == "stat" and event.applied
         if not event.rows or not (by_hand or _learned_step(event, ctx)):

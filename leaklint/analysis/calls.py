@@ -55,6 +55,14 @@ from .values import (
 BUILTIN_NAMES = frozenset(dir(builtins))
 
 
+def _drawn_to_a_size(node, args, kwargs) -> bool:
+    """``sample(n)`` with ``n`` the size of other rows (``len(fraud)``), not a literal
+    and not a fraction: undersampling, when the rows sampled are one class."""
+    size = args[0] if args else kwargs.get("n")
+    size_node = node.args[0] if node.args else keyword_node(node, "n")
+    return size is not None and not isinstance(size_node, ast.Constant) and keyword_node(node, "frac") is None
+
+
 class CallsMixin:
     # ----------------------------------------------------------------- calls
     def ex_Call(self, node, scope):
@@ -257,6 +265,8 @@ class CallsMixin:
         root, name = key
         if key in lib.SPLIT_FUNCTIONS:
             return self._train_test_split(qualname, node, args, kwargs)
+        if key in lib.DATASET_SPLITS and args:
+            return self._dataset_split(qualname, node, self._held_data(args[0]), node.args[1] if len(node.args) > 1 else None)
         if key in lib.CV_FUNCTIONS:
             return self._cross_validation(qualname, node, args, kwargs, scope)
         if key in lib.LEARNING_FUNCTIONS:
@@ -305,6 +315,12 @@ class CallsMixin:
             return Data(rows=self.fresh_rows(), made_by=made_by)
         return replace(self.derive([data], node), made_by=made_by)
 
+    def _held_data(self, value) -> Data:
+        """The rows an object holds: a Dataset subclass of the file keeps them in attributes."""
+        if isinstance(value, Instance):
+            return merge_data([v for (key, _), v in self._heap.items() if key == value.key])
+        return as_data(value)
+
     def _read(self, node, name) -> Data:
         """``parse_dates`` on the index (``index_col`` or ``True``) orders the rows; parsed
         date columns alone do not, until the rows are sorted or indexed by them."""
@@ -316,7 +332,8 @@ class CallsMixin:
         index = keyword_node(node, "index_col")
         index_names = {const_str(index)} | {const_str(e) for e in getattr(index, "elts", [])}
         if index is not None and (isinstance(parsed, ast.Constant) or not columns or index_names & set(columns)):
-            return Data(rows=self.fresh_rows(), time=replace(mark, date=False))
+            index_mark = TimeMark(node.lineno, f"a datetime index parsed by pd.{name}(parse_dates=..., index_col=...)")
+            return Data(rows=self.fresh_rows(), time=index_mark)
         if columns:
             return Data(rows=self.fresh_rows(), dated=tuple((c, mark) for c in columns))
         return Data(rows=self.fresh_rows(), time=mark)
@@ -415,6 +432,8 @@ class CallsMixin:
             return Data(rows=data.rows, learned=learned, time=data.time, scores=scores)
         if method in ("set_params", "set_output"):
             return est
+        if method in lib.SCORE_ATTRIBUTES:
+            self._inspected.extend(est.fits)
         data = merge_data(args)
         return replace(data, learned=data.learned | est.fits)
 
@@ -457,6 +476,10 @@ class CallsMixin:
                 return complement
         if method == "sample" and keyword_true(node, "replace") and data.rows:
             event = self._learn("resample", "sample", node, data, node.func.value, method="sample")
+            return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
+        if method == "sample" and data.subset and data.rows and _drawn_to_a_size(node, args, kwargs):
+            # claims[claims.fraud == 0].sample(len(fraud)): one class cut down to another's size
+            event = self._learn("resample", "sample", node, data, node.func.value, method="undersample")
             return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
         if method in ("set_index", "sort_values") and data.dated:
             ordered = self._ordered_by_dates(data, method, args, kwargs, node)

@@ -45,6 +45,9 @@ class LearnEvent:
     # The call that handed a helper (a function or method of the file) the rows it
     # learned from: the finding belongs there, the fit inside the helper is related.
     site: Optional[Span] = None
+    # Its scores were read and then columns were typed in by hand (at this span) from the
+    # same rows: the person reading the scores carried what it learned.
+    typed: Optional[Span] = None
 
     @property
     def reported(self) -> Span:

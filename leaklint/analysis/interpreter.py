@@ -67,6 +67,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._last_call_scope = None
         self._dotted = False  # an attribute path ("self.model") was bound as a name
         self._defined: list = []  # (FunctionDef, defining scope) in the order met
+        self._inspected: list = []  # ids of supervised selections whose scores were read
         self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
 
     # ------------------------------------------------------------------ entry
@@ -417,6 +418,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         if isinstance(base, Instance):
             return self._heap.get((base.key, attr), UNKNOWN)
         if isinstance(base, Estimator):
+            if attr in lib.SCORE_ATTRIBUTES:
+                self._inspected.extend(base.fits)
             return Data(learned=base.fits)
         if isinstance(base, Data):
             if base.grouped is not None:
@@ -479,9 +482,11 @@ class Interpreter(CallsMixin, RecordingMixin):
         key_data = self._drop_stats(as_data(key))
         selected = _selected_columns(key, base.indexer)
         kept = select_columns(base, selected) if selected is not None else base
+        typed = self._typed_after_reading(node, base) if selected is not None and len(selected) > 1 else frozenset()
         return Data(
+            subset=isinstance(node.slice, (ast.Compare, ast.BoolOp)) or (base.subset and selected is not None),
             rows=base.rows,
-            learned=kept.learned | key_data.learned,
+            learned=kept.learned | key_data.learned | typed,
             time=base.time,
             column=column if column is not None else (base.column if base.indexer else None),
             scores=base.scores,
@@ -489,6 +494,17 @@ class Interpreter(CallsMixin, RecordingMixin):
             dated=kept.dated,
         )
 
+
+    def _typed_after_reading(self, node, base: Data) -> frozenset:
+        """Columns typed in by hand after a supervised selection on the same rows was read."""
+        roots = {r.root for r in base.rows}
+        found = set()
+        for learn_id in self._inspected:
+            event = self.facts.learns[learn_id]
+            if event.has_labels and event.rows and all(r.side is None for r in event.rows) and {r.root for r in event.rows} == roots:
+                event.typed = event.typed or span_of(node)
+                found.add(learn_id)
+        return frozenset(found)
 
     def _forget_fit(self, data: Data, call) -> Data:
         """``fit_transform(X.T).T``: each statistic is of one row's own values."""

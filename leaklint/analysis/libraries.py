@@ -19,6 +19,8 @@ def keys(*qualnames: str) -> frozenset:
 
 
 SPLIT_FUNCTIONS = keys("sklearn.model_selection.train_test_split")
+# random_split(dataset, lengths): shuffled parts of one dataset, the first for training
+DATASET_SPLITS = keys("torch.utils.data.random_split")
 
 # cross-validation functions: position of the estimator, X and y arguments
 CV_FUNCTIONS = {
@@ -187,6 +189,9 @@ ORDERING = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 
 # Keyword arguments of data methods that are settings, not values mixed into the rows.
 SETTING_KEYWORDS = frozenset(("n", "frac", "random_state", "replace", "axis", "periods", "window", "min_periods"))
+
+# What a fitted selector shows a person reading it: scores that choose columns.
+SCORE_ATTRIBUTES = frozenset(("scores_", "pvalues_", "ranking_", "support_", "get_support", "get_feature_names_out"))
 
 # Frame attributes that are metadata, not rows.
 METADATA_ATTRIBUTES = frozenset(("columns", "shape", "dtypes", "dtype", "ndim", "size", "name", "names"))

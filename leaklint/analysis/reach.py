@@ -31,7 +31,9 @@ def settle(facts: Facts) -> None:
         split.reached = touched.get(split.id, frozenset())
         if split.kind == "cv" or split.id in touched:
             split.use = "evaluation"
-        elif split.id in kinds and kinds[split.id] <= ENCODING_KINDS:
+        elif split.kind == "slice" or (split.id in kinds and kinds[split.id] <= ENCODING_KINDS):
+            # two slices at one bound (box[:2] / box[2:], plot colours) are a split only
+            # when a model is fitted or scored on them
             split.use = "other"
     kept = []
     for fact in facts.contaminations:

@@ -97,7 +97,8 @@ class RecordingMixin:
             method=lib.lib_key(qualname)[1], has_labels=len(args) > 1, column=labels,
         )
         if kind == "selection":
-            # per-feature scores: they choose columns, they are not rows
+            # per-feature scores: they choose columns, they are not rows; a person reads them
+            self._inspected.append(event.id)
             return Data(learned=merge_data(args).learned | {event.id})
         out = [replace(as_data(a), learned=as_data(a).learned | {event.id}) for a in args]
         return out[0] if len(out) == 1 else Seq(tuple(out))
@@ -232,6 +233,18 @@ class RecordingMixin:
                     )
                 )
         return Seq(tuple(outs))
+
+    def _dataset_split(self, qualname, node, data: Data, lengths) -> Seq:
+        """``random_split(ds, [0.8, 0.2])``: a shuffled split; the first part trains."""
+        split = self._new_split("split", qualname, node, data, node.args[0], True, span_of(node), {})
+        self._split_inputs(split, [data])
+        parts = len(lengths.elts) if isinstance(lengths, (ast.List, ast.Tuple)) else 2
+        return Seq(
+            tuple(
+                replace(data, rows=frozenset(Rows(r.root, Side("train" if i == 0 else "test", split.id)) for r in data.rows))
+                for i in range(parts)
+            )
+        )
 
     def _cv_setting(self, cv_value, cv_node):
         if isinstance(cv_value, Estimator) and cv_value.shuffled is not None:

@@ -60,6 +60,7 @@ class Data(Value):
     # selecting other columns leaves them behind. ``learned`` still holds them all.
     by_column: tuple = ()  # ((column, frozenset of ids), ...)
     dated: tuple = ()  # ((column, TimeMark), ...): columns of parsed dates
+    subset: bool = False  # rows chosen by a condition (``df[df["y"] == 0]``): one class, say
 
 
 @dataclass(frozen=True)
