@@ -133,33 +133,33 @@ def _reaches_a_model(event, split, by_hand: bool) -> bool:
     """What it learned reaches what a model is fitted or scored on through the split's rows
     (or it is that model). A statistic of the test rows that only feeds a metric or a log
     line is a measurement; where no model uses the split's rows in this file, a fitted
-    step still counts (the model is elsewhere), a statistic by hand does not."""
+    step whose output replaced the held-out rows still counts (the model is elsewhere),
+    a statistic by hand or a copy kept for a chart does not."""
     if event.kind == "fit" and event.has_labels:
         return True
     if split.use == "evaluation":
         return event.id in split.reached
-    return not by_hand
+    return not by_hand and event.overwrites
 
 
 def _held_out_by_their_score(ctx) -> list:
-    """Rows loaded on their own (no split in the file) that a model fitted on other rows
-    is scored on are held out: a step fitted or a statistic computed on them alone, and
+    """Rows that a model fitted on other rows is scored on are held out, even without a
+    split that names them so (rows loaded from their own file; the first part of a second
+    split of the held-out rest): a step fitted or a statistic computed on them alone, and
     applied to them before that score, learned from the test rows."""
     hits = []
     for evaluation in ctx.facts.evaluations:
-        if not evaluation.scored or not evaluation.rows or any(r.side is not None for r in evaluation.rows):
-            continue
-        fitted = [ctx.facts.learns[i] for i in evaluation.fits if i in ctx.facts.learns]
-        fit_roots = {r.root for event in fitted for r in event.rows}
-        held = {r.root for r in evaluation.rows}
-        if not fit_roots or fit_roots & held:
+        if not evaluation.scored or not evaluation.rows or any(r.side is not None and r.side.held_out for r in evaluation.rows):
+            continue  # (a held-out side of a split is the main check's business)
+        fit_rows = {r for i in evaluation.fits if i in ctx.facts.learns for r in ctx.facts.learns[i].rows}
+        if not fit_rows or not _disjoint(fit_rows, evaluation.rows):
             continue
         for learn_id in sorted(evaluation.learned):
             event = ctx.facts.learns[learn_id]
             by_hand = event.kind == "stat" and event.applied
             if not event.rows or not (by_hand or _learned_step(event, ctx)) or event.has_labels:
                 continue
-            if any(r.side is not None for r in event.rows) or not {r.root for r in event.rows} <= held:
+            if not event.rows <= evaluation.rows:
                 continue
             what = f"the {event.qualname} of {event.data} is computed on" if by_hand else f"{short(event.qualname)} is fitted on {event.data},"
             message = (
@@ -170,6 +170,14 @@ def _held_out_by_their_score(ctx) -> list:
             related = ((evaluation.span, f"{evaluation.data} is scored here by a model fitted on other rows"),)
             hits.append(learn_hit(event, message, related, dict(event.procedure), ctx))
     return hits
+
+
+def _disjoint(fitted: set, scored: frozenset) -> bool:
+    """No scored row can be a fitted row: other datasets, or other parts of one split
+    (a model fitted on the first split's training side, scored on a part of its rest)."""
+    return not any(
+        a.root == b.root and (a.side is None or b.side is None or a.side == b.side) for a in fitted for b in scored
+    )
 
 
 def check(ctx):

@@ -35,6 +35,6 @@ def test_fixture(path):
     extra = OPT_IN.get(path.relative_to(FIXTURES).parts[0])
     run = lint_paths([str(path)], isolated=True, jobs=1, overrides={"extend_select": extra} if extra else None)
     assert not run.internal
-    assert not run.errors, [e.message for e in run.errors]
-    found = {(f.location.cell, f.location.line, f.code) for f in run.findings}
+    # a line the parser rejects is marked LL000 like a finding: reported, skipped, the rest analysed
+    found = {(f.location.cell, f.location.line, f.code) for f in run.findings + run.errors}
     assert sorted(found) == sorted(expected(path))

@@ -277,6 +277,8 @@ def test_statement_starts_matches_a_full_walk(program):
 def test_statement_starts_on_the_fixtures():
     root = Path(__file__).resolve().parents[1] / "fixtures"
     for path in sorted(root.rglob("*.py")):
+        if b"# error: [LL000]" in path.read_bytes():
+            continue  # a fixture of lines the parser rejects
         tree = ast.parse(path.read_bytes())
         assert engine._statement_starts(tree) == _reference_starts(tree), path
 

@@ -48,6 +48,7 @@ class LearnEvent:
     # Its scores were read and then columns were typed in by hand (at this span) from the
     # same rows: the person reading the scores carried what it learned.
     typed: Optional[Span] = None
+    overwrites: bool = False  # its output replaced the rows it learned from (X_test = s.fit_transform(X_test))
 
     @property
     def reported(self) -> Span:

@@ -9,6 +9,7 @@ information reaches rows that are later split or held out, a Contamination.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 from typing import Optional
 
@@ -127,8 +128,18 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def stmt_Assign(self, stmt, scope):
         value = self.ev(stmt.value, scope)
+        if isinstance(value, Data) and value.learned:
+            self._note_overwrites(stmt, value)
         for target in stmt.targets:
             self.assign(target, value, scope, stmt.value)
+
+    def _note_overwrites(self, stmt, value: Data) -> None:
+        """``X_test = scaler.fit_transform(X_test)``: the rows themselves now carry it."""
+        names = {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+        for learn_id in value.learned:
+            event = self.facts.learns[learn_id]
+            if event.span.line >= stmt.lineno and re.split(r"[\[.(]", event.data, 1)[0] in names:
+                event.overwrites = True
 
     def stmt_AnnAssign(self, stmt, scope):
         if stmt.value is not None:
