@@ -55,6 +55,15 @@ from .values import (
 BUILTIN_NAMES = frozenset(dir(builtins))
 
 
+def _per_element(method, data: Data, node) -> bool:
+    """``df.apply(f, axis=1)`` and ``series.map(f)`` / ``series.apply(f)`` call ``f`` on one
+    row or one value at a time."""
+    if method not in ("apply", "map", "applymap"):
+        return False
+    axis = keyword_node(node, "axis")
+    return (isinstance(axis, ast.Constant) and axis.value in (1, "columns")) or data.column is not None
+
+
 def _drawn_to_a_size(node, args, kwargs) -> bool:
     """``sample(n)`` with ``n`` the size of other rows (``len(fraud)``), not a literal
     and not a fraction: undersampling, when the rows sampled are one class."""
@@ -91,7 +100,7 @@ class CallsMixin:
                 else:
                     self._rebind(func.value, result, scope)
             elif isinstance(receiver, (Seq, Data)) and func.attr in lib.COLLECTING_METHODS:
-                self._rebind(func.value, merge_data([receiver] + args), scope)
+                self._rebind(func.value, replace(merge_data([receiver] + args), element=False), scope)
             return result
         callee = self.ev(func, scope)
         if isinstance(callee, Ref):
@@ -115,6 +124,8 @@ class CallsMixin:
             return self._builtin(func.id, args)
         if isinstance(func, ast.Name) and func.id == "len" and args:
             return Data(size_of=as_data(args[0]).rows)
+        if isinstance(func, ast.Name) and func.id == "range":
+            return Data(counter=True)
         if isinstance(func, ast.Name) and func.id == "getattr" and len(args) > 1 and isinstance(args[0], Ref):
             return self._attribute_by_name(args[0], args[1])
         merged = merge_data(args + list(kwargs.values()))
@@ -455,14 +466,16 @@ class CallsMixin:
         if method in ("pipe", "apply", "transform", "agg", "aggregate") and args and isinstance(args[0], Function) and data.rows:
             # df.pipe(helper, cols) / df.apply(zscore): the function runs on the frame
             if not isinstance(args[0].node, ast.Lambda):
+                each = replace(data, indexer=False, element=data.element or _per_element(method, data, node))
                 with self._site(node, [data], {}):
-                    result = self._call_function(args[0], [replace(data, indexer=False)] + args[1:], kwargs)
+                    result = self._call_function(args[0], [each] + args[1:], kwargs)
                 return self.derive([data, result], node)
         if method == "pivot_table" and data.rows:
             return self._pivot_table(data, node)
         lambdas = [a for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Lambda)]
         if lambdas and data.rows:
-            results = [self._lambda(func, replace(data, indexer=False), scope) for func in lambdas]
+            each = replace(data, indexer=False, element=data.element or _per_element(method, data, node))
+            results = [self._lambda(func, each, scope) for func in lambdas]
             return self.derive([data] + results + args, node)
         if method in ("corr", "corrwith") and data.rows:
             return self._correlation(data, method, args, node)

@@ -378,12 +378,15 @@ class Interpreter(CallsMixin, RecordingMixin):
                 out = join(out, item)
             return out if out is not None else UNKNOWN
         if isinstance(value, Enumerated):
-            return Seq((UNKNOWN, self.iterate(value.inner)))
+            return Seq((Data(counter=True), self.iterate(value.inner)))
         if isinstance(value, Items):
             return Seq((UNKNOWN, self.iterate(value.inner)))
         if isinstance(value, Zipped):
             return Seq(tuple(self.iterate(v) for v in value.items))
-        return as_data(value)
+        data = as_data(value)
+        if data.rows and data.grouped is None:
+            return replace(data, element=True)  # for image in images: one sample at a time
+        return data
 
     # ------------------------------------------------------------ expressions
     def ev(self, node, scope: Scope) -> Value:
@@ -486,6 +489,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                 column=base.column,
                 by_column=base.by_column,
                 dated=base.dated,
+                element=base.element,
             )
         column = const_str(node.slice)
         if column is not None and not base.rows:
@@ -494,7 +498,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         selected = _selected_columns(key, base.indexer)
         kept = select_columns(base, selected) if selected is not None else base
         typed = self._typed_after_reading(node, base) if selected is not None and len(selected) > 1 else frozenset()
+        one = key_data.counter or (isinstance(key, Seq) and any(as_data(i).counter for i in key.items))
         return Data(
+            element=base.element or (one and bool(base.rows)),  # X[i] in a loop over i; df[df.id == one_id]
             subset=isinstance(node.slice, (ast.Compare, ast.BoolOp)) or (base.subset and selected is not None),
             rows=base.rows,
             learned=kept.learned | key_data.learned | typed,
@@ -550,7 +556,10 @@ class Interpreter(CallsMixin, RecordingMixin):
         operands = [node.left] + list(node.comparators)
         if not any(isinstance(o, ast.Constant) for o in operands) and isinstance(node.ops[0], lib.ORDERING):
             self._choice(values, node)
-        return self.derive([self._drop_stats(as_data(v)) for v in values], node)
+        result = self.derive([self._drop_stats(as_data(v)) for v in values], node)
+        if any(isinstance(v, Data) and (v.element or v.counter) for v in values) and isinstance(node.ops[0], ast.Eq):
+            return replace(result, counter=True)  # df["well"] == well: the rows of one entity
+        return result
 
     def ex_BoolOp(self, node, scope):
         return merge_data([self.ev(v, scope) for v in node.values])
@@ -595,7 +604,8 @@ class Interpreter(CallsMixin, RecordingMixin):
                 self.ev(cond, inner)
         self._loops += 1
         try:
-            return merge_data([self.ev(elt, inner) for elt in elts])
+            # the comprehension collects its samples back into one collection
+            return replace(merge_data([self.ev(elt, inner) for elt in elts]), element=False)
         finally:
             self._loops -= 1
 

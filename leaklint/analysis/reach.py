@@ -9,7 +9,8 @@ split's rows were fitted or scored on.
 """
 from __future__ import annotations
 
-from .facts import Facts
+from .facts import Facts, Sink
+from .values import Rows, Side
 
 # Learned by hand from a split's sides with no model in sight: an out-of-fold encoding
 # loop, a statistic checked on each part. Estimator fits without labels (a scaler fitted
@@ -18,6 +19,7 @@ ENCODING_KINDS = frozenset(("stat", "group-stat"))
 
 
 def settle(facts: Facts) -> None:
+    _swap_named_roles(facts)
     facts.reached = frozenset().union(*(sink.learned for sink in facts.sinks)) if facts.sinks else frozenset()
     touched = {}  # split id -> learned ids that reached a model through its rows
     for sink in facts.sinks:
@@ -44,3 +46,31 @@ def settle(facts: Facts) -> None:
             continue
         kept.append(fact)
     facts.contaminations = kept
+
+
+def _swap_named_roles(facts: Facts) -> None:
+    """``X_test, X_train, y_test, y_train = train_test_split(...)``: whatever the names say
+    (and the positions), the side a model is fitted on is the training side and the side
+    it is scored on is held out."""
+    for split in facts.splits.values():
+        if split.kind != "split":
+            continue
+        fitted = {
+            r.side.kind for e in facts.learns.values() if e.kind == "fit" and e.has_labels
+            for r in e.rows if r.side is not None and r.side.split == split.id
+        }
+        scored = {r.side.kind for ev in facts.evaluations for r in ev.rows if r.side is not None and r.side.split == split.id}
+        if fitted != {"test"} or "train" not in scored:
+            continue
+        swap = {
+            Side(kind, split.id): Side(other, split.id) for kind, other in (("train", "test"), ("test", "train"))
+        }
+
+        def swapped(rows):
+            return frozenset(Rows(r.root, swap.get(r.side, r.side)) for r in rows)
+
+        for event in facts.learns.values():
+            event.rows = swapped(event.rows)
+        for evaluation in facts.evaluations:
+            evaluation.rows = swapped(evaluation.rows)
+        facts.sinks = [Sink(swapped(sink.rows), sink.learned) for sink in facts.sinks]

@@ -79,7 +79,7 @@ class RecordingMixin:
 
     def _statistic(self, name, value, node, axis_position=None) -> Data:
         data = as_data(value)
-        if not data.rows or data.grouped is not None or row_wise(node, axis_position):
+        if not data.rows or data.grouped is not None or data.element or row_wise(node, axis_position):
             return replace(data, column=None, indexer=False)
         data_node = node.args[0] if node.args else getattr(node.func, "value", None)
         event = self._learn("stat", name, node, data, data_node, column=data.column)

@@ -68,6 +68,8 @@ def row_wise(node, axis_position) -> bool:
     axis = keyword_node(node, "axis")
     if axis is None and axis_position is not None and len(node.args) > axis_position:
         axis = node.args[axis_position]
+    if isinstance(axis, ast.Tuple):  # images.max(axis=(1, 2)): per image
+        return bool(axis.elts) and all(isinstance(e, ast.Constant) and e.value not in (0, "index") for e in axis.elts)
     return isinstance(axis, ast.Constant) and axis.value in (1, "columns", -1)
 
 

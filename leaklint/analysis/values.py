@@ -61,6 +61,10 @@ class Data(Value):
     by_column: tuple = ()  # ((column, frozenset of ids), ...)
     dated: tuple = ()  # ((column, TimeMark), ...): columns of parsed dates
     subset: bool = False  # rows chosen by a condition (``df[df["y"] == 0]``): one class, say
+    # One sample of a collection (a row, an image, one entity's rows) met in a loop over
+    # it: a statistic of it describes that sample alone, not the rows to be split.
+    element: bool = False
+    counter: bool = False  # a loop index (``for i in range(len(X))``) or a test of one sample
 
 
 @dataclass(frozen=True)
@@ -178,6 +182,8 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             texts=a.texts | b.texts if a.texts and b.texts else frozenset(),
             by_column=a.by_column if a.by_column == b.by_column else (),
             dated=_union(a.dated, b.dated),
+            element=a.element and b.element,
+            counter=a.counter and b.counter,
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
@@ -209,6 +215,7 @@ def as_data(value: Optional[Value]) -> Data:
 def merge_data(values, drop_learned=frozenset()) -> Data:
     """Data derived from several inputs: union of rows and learned events."""
     rows, learned, scores, time, dated = frozenset(), frozenset(), frozenset(), None, ()
+    elements, counter = [], False
     for value in values:
         data = as_data(value)
         rows |= data.rows
@@ -216,7 +223,13 @@ def merge_data(values, drop_learned=frozenset()) -> Data:
         scores |= data.scores
         time = time or data.time
         dated = _union(dated, data.dated)
-    return Data(rows=rows, learned=learned - drop_learned, time=time, scores=scores, dated=dated)
+        counter = counter or data.counter
+        if data.rows:
+            elements.append(data.element)
+    return Data(
+        rows=rows, learned=learned - drop_learned, time=time, scores=scores, dated=dated,
+        element=bool(elements) and all(elements), counter=counter,
+    )
 
 
 def _union(a: tuple, b: tuple) -> tuple:
