@@ -1,9 +1,10 @@
 """## What it does
 Flags a shuffled split or K-fold (`train_test_split` without `shuffle=False`,
 `KFold(shuffle=True)`, `StratifiedKFold(shuffle=True)`, `ShuffleSplit`,
-`RepeatedKFold`, ...) applied to data the code shows to be time-ordered: dates parsed
-with `parse_dates=` or `pd.to_datetime`, a datetime index, lag, rolling or difference
-features, a time resample.
+`RepeatedKFold`, `torch.utils.data.random_split`, ...) applied to data the code shows
+to be time-ordered: a datetime index (`index_col=` of parsed dates, `set_index` of a
+date column), rows sorted by parsed dates, lag, rolling or difference features, a time
+resample, or a parsed date column still in the rows being split.
 
 ## Why is this bad?
 A model used for forecasting only ever sees the past. A shuffled split trains on rows
@@ -40,10 +41,13 @@ print(cross_val_score(RandomForestRegressor(), X, y, cv=TimeSeriesSplit(5)).mean
 ```
 
 ## Known limitations
-A date parsed only to derive features (year, month) still makes the rows time-ordered:
-when the rows are exchangeable (independent sales or trips that merely carry a
-timestamp) and the model will not forecast, suppress the finding with `# noqa: LL201`.
-Data is time-ordered only when this file shows it; a column named `date` that is
+A date parsed only to derive features (a birth date, the year and month of a sale) and
+then left out of the rows that are split does not make them time-ordered: rows that
+merely carry a timestamp are exchangeable until the code orders them by it. Such data
+that really is a series (daily demand, hourly trips) is therefore missed unless the
+code sorts or indexes it by the dates or builds lag or rolling features; add that
+order (it is needed for any time-aware split anyway). A split of entity ids is not a
+split of a time series. Data is time-ordered only when this file shows it; a column named `date` that is
 never parsed is not enough, and data loaded by a helper in another module is not
 followed unless its function is listed in `time-functions` in the configuration.
 Grouped time series (many short series) may want a GroupKFold instead.
