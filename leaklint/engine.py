@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import codecs
+import os
 import re
 import sys
 import threading
@@ -78,6 +79,9 @@ class FileResult:
     findings: list = field(default_factory=list)
     errors: list = field(default_factory=list)  # LL000 findings: could not read or parse
     internal: list = field(default_factory=list)  # one line per internal error
+    # (path, content digest) of the project modules whose code the analysis followed:
+    # a cached result is reused only while they are unchanged
+    depends: tuple = ()
 
 
 def diagnostic(path: str, reason: str, line=None, cell=None) -> Finding:
@@ -254,8 +258,9 @@ def _lint(path, raw, rules, catalogs, time_functions) -> FileResult:
         result.errors.append(diagnostic(path, err.reason, err.line, err.cell))
     if file_is_suppressed(text):
         return result
-    facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None)
+    facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None, path)
     result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs)
+    result.depends = tuple(sorted(facts.depends.items()))
     return result
 
 
@@ -268,6 +273,8 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
         return len(text_line.encode("utf-8")[:offset].decode("utf-8", "ignore")) + 1
 
     def location(span: Span) -> Location:
+        if span.path is not None:  # in another module of the project (a .py file)
+            return Location(span.line, span.column + 1, span.end_line, span.end_column + 1, None)
         cell, line = source.locate(span.line)
         end_cell, end_line = source.locate(span.end_line)
         start, end = column(span.line, span.column), column(span.end_line, span.end_column)
@@ -276,8 +283,13 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
         return Location(line, start, end_line, end, cell)
 
     def where(span: Span) -> str:
+        if span.path is not None:
+            return f"{display_path(span.path)}:{span.line}"
         cell, line = source.locate(span.line)
         return f"line {line}" if cell is None else f"cell {cell}, line {line}"
+
+    def related(span: Span, message: str) -> Related:
+        return Related(location(span), message, display_path(span.path) if span.path is not None else None)
 
     lines = text.split("\n")
     starts = None
@@ -288,14 +300,14 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
             if starts is None:
                 starts = _statement_starts(tree)
             candidates = (hit.span.line, starts.get(hit.span.line, hit.span.line))
-            if suppressed(rule.code, lines, candidates):
-                continue
+            if hit.span.path is not None or suppressed(rule.code, lines, candidates):
+                continue  # (a leak inside another module with no call in this file to report it at)
             loc = location(hit.span)
             key = (rule.code, loc.cell, loc.line)
             if key in findings:
                 # one finding per line: a helper that fits two steps adds its second fit
                 known = findings[key]
-                extra = tuple(r for r in (Related(location(span), message) for span, message in hit.related)
+                extra = tuple(r for r in (related(span, message) for span, message in hit.related)
                               if r not in known.related)
                 findings[key] = replace(known, related=known.related + extra)
                 continue
@@ -307,10 +319,16 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
                 message=hit.message,
                 help=rule.help,
                 location=loc,
-                related=tuple(Related(location(span), message) for span, message in hit.related),
+                related=tuple(related(span, message) for span, message in hit.related),
                 procedure=hit.procedure,
             )
     return sorted(findings.values(), key=Finding.sort_key)
+
+
+def display_path(path: str) -> str:
+    """Another module's path as a user reads it: relative to the working folder when inside it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
 
 
 def _statement_starts(tree) -> dict:

@@ -22,6 +22,7 @@ class Related:
 
     location: Location
     message: str
+    path: Optional[str] = None  # another file of the project (a helper module); None: the finding's file
 
 
 @dataclass(frozen=True)

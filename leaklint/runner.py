@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import __version__
+from .analysis.project import is_current
 from .cache import Cache
 from .config import Settings, find_config, load_settings, with_overrides
 from .discover import iter_files
@@ -146,7 +147,7 @@ def lint_paths(
         if cache is not None:  # hashing is cheaper than the screen: look up first
             key = cache.key(job, raw)
             hit = cache.get(key)
-            if hit is not None:
+            if hit is not None and all(is_current(module, digest) for module, digest in getattr(hit, "depends", ())):
                 results[path] = hit
                 continue
         try:

@@ -84,7 +84,7 @@ def check(ctx):
             continue  # (a fold loop that only builds out-of-fold encodings evaluates nothing)
         if split.rows and all(r.side is not None and ctx.facts.splits[r.side.split].shuffled for r in split.rows):
             continue  # a part of a shuffled split split again: the first split is the finding
-        shown = ctx.where(Span(split.time.line, 0, split.time.line, 0))
+        shown = ctx.where(Span(split.time.line, 0, split.time.line, 0, split.time.path))
         message = (
             f"{split.data} is time-ordered ({split.time.reason} at {shown}) but is "
             f"{split_phrase(split, ctx)} with shuffling; rows from the future train models tested on the past"

@@ -15,6 +15,7 @@ from . import libraries as lib
 from .facts import Evaluation
 from .scope import MAX_CALL_DEPTH, BudgetExceeded, Scope
 from .specs import to_spec
+from .project import PATH_ATTRIBUTE
 from .syntax import (
     aggregated_columns,
     aggregates_values,
@@ -39,6 +40,7 @@ from .values import (
     Instance,
     Items,
     LocalClass,
+    ModuleRef,
     Ref,
     Rows,
     Seq,
@@ -53,6 +55,10 @@ from .values import (
 
 
 BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _path_of(node):
+    return getattr(node, PATH_ATTRIBUTE, None)
 
 
 def _per_element(method, data: Data, node) -> bool:
@@ -80,6 +86,8 @@ class CallsMixin:
             receiver = self.ev(func.value, scope)
             if isinstance(receiver, Ref):
                 return self.library_call(f"{receiver.qualname}.{func.attr}", node, scope)
+            if isinstance(receiver, ModuleRef):
+                return self._call_value(self.module_attribute(receiver, func.attr), node, scope)
             args, kwargs = self._arguments(node, scope)
             if isinstance(receiver, Data) and func.attr in lib.FIT_METHODS and receiver.grouped is None:
                 # mylib.RobustZ().fit(X) is an estimator of that class; filler.fit_transform(X)
@@ -89,7 +97,7 @@ class CallsMixin:
                 else:
                     receiver = Estimator(text_of(func.value), None, unknown=True)
             if isinstance(receiver, Instance):
-                with self._site(node, args, kwargs):
+                with self._site(node, args, kwargs, foreign=hasattr(receiver.cls.node, PATH_ATTRIBUTE)):
                     return self._call_method(receiver, func.attr, args, kwargs)
             result = self.method_call(receiver, func.attr, args, kwargs, node, scope)
             if isinstance(receiver, Estimator) and func.attr in lib.FIT_METHODS:
@@ -102,20 +110,23 @@ class CallsMixin:
             elif isinstance(receiver, (Seq, Data)) and func.attr in lib.COLLECTING_METHODS:
                 self._rebind(func.value, replace(merge_data([receiver] + args), element=False), scope)
             return result
-        callee = self.ev(func, scope)
+        return self._call_value(self.ev(func, scope), node, scope)
+
+    def _call_value(self, callee, node, scope):
+        func = node.func
         if isinstance(callee, Ref):
             return self.library_call(callee.qualname, node, scope)
         args, kwargs = self._arguments(node, scope)
         if isinstance(callee, Function):
             self._last_call_scope = None
             args, kwargs = list(callee.bound_args) + args, {**dict(callee.bound_kwargs), **kwargs}
-            with self._site(node, args, kwargs):
+            with self._site(node, args, kwargs, foreign=hasattr(callee.node, PATH_ATTRIBUTE)):
                 result = self._call_function(callee, args, kwargs)
             self._write_back_estimators(callee, node, scope)
             return result
         if isinstance(callee, LocalClass):
             instance = Instance(callee, self.new_id())
-            with self._site(node, args, kwargs):
+            with self._site(node, args, kwargs, foreign=hasattr(callee.node, PATH_ATTRIBUTE)):
                 self._call_method(instance, "__init__", args, kwargs)
             return instance
         if isinstance(func, ast.Name) and func.id in lib.CHOOSING_BUILTINS:
@@ -145,15 +156,19 @@ class CallsMixin:
         return Ref(f"{module.qualname}.{'|'.join(sorted(texts))}")
 
     @contextmanager
-    def _site(self, node, args, kwargs):
-        """A call of the file's own code: what it learns from rows it was handed is
-        reported here."""
+    def _site(self, node, args, kwargs, foreign=False):
+        """A call of the project's own code: what it learns from rows it was handed is
+        reported here, on the argument that carried them. A call into another module is
+        a site even when it hands no rows (``load_and_scale()``): the finding must be in
+        the file analysed."""
         if isinstance(node.func, ast.Attribute) and node.func.attr in ("pipe", "apply", "transform", "agg", "aggregate"):
-            handed = text_of(node.func.value)  # df.pipe(helper): the frame is handed over
+            handed = [(text_of(node.func.value), args[0].rows if args and isinstance(args[0], Data) else frozenset())]
         else:
             values = list(zip(node.args, args)) + [(k.value, kwargs.get(k.arg or "**")) for k in node.keywords]
-            handed = next((text_of(expr) for expr, value in values if as_data(value).rows), None)
-        self._sites.append((span_of(node), handed))
+            handed = [(text_of(expr), as_data(value).rows) for expr, value in values if as_data(value).rows]
+        if not handed and foreign:
+            handed = [(text_of(node), frozenset())]
+        self._sites.append((span_of(node), tuple(handed)))
         try:
             yield
         finally:
@@ -287,7 +302,7 @@ class CallsMixin:
             data = merge_data(args + list(kwargs.values()))
             if not data.rows:
                 data = replace(data, rows=self.fresh_rows())
-            return replace(data, time=TimeMark(node.lineno, reason, date=key in lib.TIME_FUNCTIONS))
+            return replace(data, time=TimeMark(node.lineno, reason, date=key in lib.TIME_FUNCTIONS, path=_path_of(node)))
         if root == "numpy" and name in lib.CHOOSING_FUNCTIONS:
             self._choice(args, node)
         if root == "numpy" and name in lib.NUMPY_STATS and args:
@@ -338,12 +353,12 @@ class CallsMixin:
         parsed = keyword_node(node, "parse_dates")
         if parsed is None or (isinstance(parsed, ast.Constant) and not parsed.value):
             return Data(rows=self.fresh_rows())
-        mark = TimeMark(node.lineno, f"dates parsed by pd.{name}(parse_dates=...)", date=True)
+        mark = TimeMark(node.lineno, f"dates parsed by pd.{name}(parse_dates=...)", date=True, path=_path_of(node))
         columns = [c for c in map(const_str, getattr(parsed, "elts", [])) if c]
         index = keyword_node(node, "index_col")
         index_names = {const_str(index)} | {const_str(e) for e in getattr(index, "elts", [])}
         if index is not None and (isinstance(parsed, ast.Constant) or not columns or index_names & set(columns)):
-            index_mark = TimeMark(node.lineno, f"a datetime index parsed by pd.{name}(parse_dates=..., index_col=...)")
+            index_mark = TimeMark(node.lineno, f"a datetime index parsed by pd.{name}(parse_dates=..., index_col=...)", path=_path_of(node))
             return Data(rows=self.fresh_rows(), time=index_mark)
         if columns:
             return Data(rows=self.fresh_rows(), dated=tuple((c, mark) for c in columns))
@@ -461,7 +476,7 @@ class CallsMixin:
             return self._statistic(method, data, node, axis_position=0)
         if method in lib.TIME_METHODS:
             derived = self.derive([data] + args, node)
-            time = derived.time or TimeMark(node.lineno, lib.TIME_METHODS[method])
+            time = derived.time or TimeMark(node.lineno, lib.TIME_METHODS[method], path=_path_of(node))
             return replace(derived, time=time, window=method in lib.WINDOW_METHODS)
         if method in ("pipe", "apply", "transform", "agg", "aggregate") and args and isinstance(args[0], Function) and data.rows:
             # df.pipe(helper, cols) / df.apply(zscore): the function runs on the frame
@@ -524,7 +539,7 @@ class CallsMixin:
         for column, mark in data.dated:
             if column in names:
                 verb = "indexed" if method == "set_index" else "sorted"
-                time = TimeMark(node.lineno, f"rows {verb} by the parsed dates in {column!r}")
+                time = TimeMark(node.lineno, f"rows {verb} by the parsed dates in {column!r}", path=_path_of(node))
                 return replace(self.derive([data] + args, node), time=time)
         return None
 

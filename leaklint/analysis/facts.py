@@ -17,6 +17,7 @@ class Span:
     column: int  # 0-based, as in ast
     end_line: int
     end_column: int
+    path: Optional[str] = None  # another module of the project (absolute); None: the analysed file
 
 
 @dataclass
@@ -140,6 +141,7 @@ class Facts:
     label_columns: set = field(default_factory=set)
     sinks: list = field(default_factory=list)  # Sink: what models were fitted or scored on
     reached: frozenset = frozenset()  # ids of LearnEvents whose output reached some Sink
+    depends: dict = field(default_factory=dict)  # project module path -> content digest, as followed
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,12 @@ information reaches rows that are later split or held out, a Contamination.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from dataclasses import replace
 from typing import Optional
 
-from . import known_names
+from . import known_names, project
 from . import libraries as lib
 from .calls import CallsMixin
 from .facts import Facts
@@ -30,9 +31,11 @@ from .values import (
     FoldIndex,
     Folds,
     Function,
+    Imported,
     Instance,
     Items,
     LocalClass,
+    ModuleRef,
     Ref,
     Rows,
     Seq,
@@ -50,8 +53,10 @@ ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.Mo
 
 
 class Interpreter(CallsMixin, RecordingMixin):
-    def __init__(self, time_functions=frozenset()):
+    def __init__(self, time_functions=frozenset(), path: Optional[str] = None):
         self.facts = Facts()
+        self._file = os.path.abspath(path) if path else None  # for the project's own imports
+        self._modules: dict = {}  # project module path -> its Scope (None: loading, or unreadable)
         self.time_functions = frozenset(lib.lib_key(q) for q in time_functions)
         self._ids = 0
         self._unknown_roots: dict = {}
@@ -154,31 +159,69 @@ class Interpreter(CallsMixin, RecordingMixin):
         self.assign(stmt.target, self.derive([current, learned_from], stmt), scope, stmt)
 
     def stmt_Import(self, stmt, scope):
+        importer = getattr(stmt, project.PATH_ATTRIBUTE, None) or self._file
         for alias in stmt.names:
-            if alias.asname:
-                self.bind(alias.asname, Ref(alias.name), scope)
-            else:
-                top = alias.name.split(".")[0]
-                self.bind(top, Ref(top), scope)
+            name = alias.asname or alias.name.split(".")[0]
+            target = alias.name if alias.asname else name
+            found = project.resolve(target, 0, importer)
+            self.bind(name, ModuleRef(found, target) if found else Ref(target), scope)
 
     def stmt_ImportFrom(self, stmt, scope):
         module = ("." * stmt.level) + (stmt.module or "")
+        importer = getattr(stmt, project.PATH_ATTRIBUTE, None) or self._file
+        home = project.resolve(stmt.module or "", stmt.level, importer)
         for alias in stmt.names:
             if alias.name == "*":
                 continue
-            self.bind(alias.asname or alias.name, Ref(f"{module}.{alias.name}"), scope)
+            dotted = f"{stmt.module}.{alias.name}" if stmt.module else alias.name
+            submodule = project.resolve(dotted, stmt.level, importer)
+            if submodule is not None:
+                value = ModuleRef(submodule, module + ("." if stmt.module else "") + alias.name)
+            elif home is not None:
+                value = Imported(home, alias.name, module)
+            else:
+                value = Ref(f"{module}.{alias.name}")
+            self.bind(alias.asname or alias.name, value, scope)
+
+    def imported(self, value: Imported, depth: int = 0) -> Value:
+        """What a project module binds to the name (a function, a class, a constant);
+        an unknown call's name when the module or the name cannot be followed."""
+        env = self._module_env(value.path)
+        found = env.env.get(value.name) if env is not None else None
+        if isinstance(found, Imported) and depth < 5:
+            return self.imported(found, depth + 1)
+        if found is None or isinstance(found, Imported):
+            return Ref(f"{value.module}.{value.name}")
+        return found
+
+    def _module_env(self, path: str) -> Optional[Scope]:
+        """The definitions of a project module, interpreted once per file analysed
+        (a module being loaded, as in an import cycle, is not followed)."""
+        if path in self._modules:
+            return self._modules[path]
+        self._modules[path] = None
+        loaded = project.load(path)
+        if loaded is None:
+            return None
+        tree, digest = loaded
+        env = Scope()
+        self.exec_block([stmt for stmt in tree.body if _definition(stmt)], env)
+        self._modules[path] = env
+        self.facts.depends[path] = digest
+        return env
 
     def stmt_FunctionDef(self, stmt, scope):
         for deco in stmt.decorator_list:
             self.ev(deco, scope)
         self.bind(stmt.name, Function(stmt, scope, id(stmt)), scope)
-        self._defined.append((stmt, scope))
+        if not hasattr(stmt, project.PATH_ATTRIBUTE):  # another module's code runs only when called
+            self._defined.append((stmt, scope))
 
     stmt_AsyncFunctionDef = stmt_FunctionDef
 
     def stmt_ClassDef(self, stmt, scope):
         self.bind(stmt.name, LocalClass(stmt, scope, id(stmt)), scope)
-        pending = list(stmt.body)
+        pending = list(stmt.body) if not hasattr(stmt, project.PATH_ATTRIBUTE) else []
         while pending:
             member = pending.pop(0)
             if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -409,8 +452,11 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def ex_Name(self, node, scope):
         value = scope.lookup(node.id)
+        if isinstance(value, Imported):
+            return self.imported(value)
         if value is not None:
             return value
+            return self.imported(value)
         qualname = known_names.qualified(node.id)
         if qualname is not None:
             return Ref(qualname)
@@ -429,6 +475,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         attr = node.attr
         if isinstance(base, Ref):
             return Ref(f"{base.qualname}.{attr}")
+        if isinstance(base, ModuleRef):
+            return self.module_attribute(base, attr)
         if isinstance(base, Instance):
             return self._heap.get((base.key, attr), UNKNOWN)
         if isinstance(base, Estimator):
@@ -471,7 +519,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not isinstance(base, Data):
             return UNKNOWN
         if base.grouped is not None:
-            return replace(base, grouped=(const_str(node.slice),))
+            return replace(base, grouped=(_single_text(key),))
         if base.size_of and not base.rows:
             return base  # df.shape[0]
         fold = self._fold_key(key)
@@ -522,6 +570,14 @@ class Interpreter(CallsMixin, RecordingMixin):
                 event.typed = event.typed or span_of(node)
                 found.add(learn_id)
         return frozenset(found)
+
+    def module_attribute(self, module: ModuleRef, attr: str) -> Value:
+        """``features.scale`` or ``churn.features`` of an imported project module."""
+        if os.path.basename(module.path) == "__init__.py":
+            sub = project.resolve(attr, 1, module.path)
+            if sub is not None:
+                return ModuleRef(sub, f"{module.name}.{attr}")
+        return self.imported(Imported(module.path, attr, module.name))
 
     def _forget_fit(self, data: Data, call) -> Data:
         """``fit_transform(X.T).T``: each statistic is of one row's own values."""
@@ -634,6 +690,23 @@ class Interpreter(CallsMixin, RecordingMixin):
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
 
 
+def _single_text(value) -> Optional[str]:
+    """The one string a value is (``"price"``, or a parameter handed ``"price"``)."""
+    texts = value.texts if isinstance(value, Data) else ()
+    return next(iter(texts)) if len(texts) == 1 else None
+
+
+def _definition(stmt) -> bool:
+    """What importing a module binds without running its script: functions, classes,
+    imports and constants."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+        return True
+    value = getattr(stmt, "value", None) if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+    return value is not None and all(
+        isinstance(n, (ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Load)) for n in ast.walk(value)
+    )
+
+
 def _selected_columns(key, indexer: bool) -> Optional[list]:
     """The column names a subscript selects (``df["a"]``, ``df[cols]``, ``df.loc[:, ["a"]]``),
     or None when they are not constants."""
@@ -676,5 +749,6 @@ def _per_row_fit(node) -> bool:
     )
 
 
-def analyze(tree: ast.Module, time_functions=frozenset(), head_slices: bool = True) -> Facts:
-    return Interpreter(time_functions).run_module(tree, head_slices)
+def analyze(tree: ast.Module, time_functions=frozenset(), head_slices: bool = True, path: Optional[str] = None) -> Facts:
+    """``path``: the analysed file, from which imports of the project's own modules are found."""
+    return Interpreter(time_functions, path).run_module(tree, head_slices)

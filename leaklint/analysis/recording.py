@@ -62,8 +62,7 @@ class RecordingMixin:
 
     # ------------------------------------------------------ learned things
     def _learn(self, kind, qualname, node, data: Data, data_node, **extra) -> LearnEvent:
-        # inside a helper that was handed rows, the finding is at that call, on what it handed
-        site, handed = next(((span, text) for span, text in reversed(self._sites) if text), (None, None))
+        site, handed = self._site_of(data.rows)
         event = LearnEvent(
             id=self.new_id(),
             kind=kind,
@@ -76,6 +75,17 @@ class RecordingMixin:
         )
         self.facts.learns[event.id] = event
         return event
+
+    def _site_of(self, rows) -> tuple:
+        """Inside a helper handed rows, the finding is at that call (in the analysed file),
+        named by the argument that carried the rows learned from."""
+        for span, handed in reversed(self._sites):
+            if handed and span.path is None:
+                text = next((t for t, r in handed if r and r == rows), None) or next(
+                    (t for t, r in handed if r and r & rows), handed[0][0]
+                )
+                return span, text
+        return None, None
 
     def _statistic(self, name, value, node, axis_position=None) -> Data:
         data = as_data(value)

@@ -6,6 +6,7 @@ from typing import Optional
 
 from . import libraries as lib
 from .facts import Span
+from .project import PATH_ATTRIBUTE
 from .values import Estimator, Seq
 
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
@@ -14,7 +15,8 @@ _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
 def span_of(node: ast.AST) -> Span:
     line = getattr(node, "lineno", 1)
     col = getattr(node, "col_offset", 0)
-    return Span(line, col, getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or col)
+    end_line, end_col = getattr(node, "end_lineno", None) or line, getattr(node, "end_col_offset", None) or col
+    return Span(line, col, end_line, end_col, getattr(node, PATH_ATTRIBUTE, None))
 
 
 def text_of(node: Optional[ast.AST]) -> str:

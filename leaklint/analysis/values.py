@@ -37,6 +37,7 @@ class TimeMark:
     line: int
     reason: str
     date: bool = False  # dates themselves (pd.to_datetime), not yet shown to order the rows
+    path: Optional[str] = None  # shown in another module of the project
 
 
 class Value:
@@ -72,6 +73,23 @@ class Ref(Value):
     """An imported module, class or function, by qualified name."""
 
     qualname: str
+
+
+@dataclass(frozen=True)
+class ModuleRef(Value):
+    """A module of the project itself (``import features``), by its file."""
+
+    path: str
+    name: str  # as imported, for the names of what cannot be followed
+
+
+@dataclass(frozen=True)
+class Imported(Value):
+    """A name imported from a project module, looked up in it when it is used."""
+
+    path: str
+    name: str
+    module: str  # the module as written, for the names of what cannot be followed
 
 
 @dataclass(frozen=True)

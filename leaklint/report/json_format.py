@@ -24,6 +24,7 @@ def finding_to_dict(f) -> dict:
                 "column": r.location.column,
                 "cell": r.location.cell,
                 "message": r.message,
+                **({"path": r.path} if r.path is not None else {}),
             }
             for r in f.related
         ],

@@ -88,7 +88,7 @@ def render(findings, base) -> str:
                 {
                     "id": i,
                     "message": {"text": r.message},
-                    "physicalLocation": _physical(f.path, base, r.location),
+                    "physicalLocation": _physical(r.path or f.path, base, r.location),
                 }
                 for i, r in enumerate(f.related, start=1)
             ]

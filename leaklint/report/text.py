@@ -16,7 +16,7 @@ def full(findings, base) -> str:
     for f in findings:
         out.append(f"{position(f.path, f.location)}: {f.code} [{f.name}] {f.message}")
         for related in f.related:
-            out.append(f"  --> {position(f.path, related.location)}: {related.message}")
+            out.append(f"  --> {position(related.path or f.path, related.location)}: {related.message}")
         out.append(f"  help: {f.help}")
         out.append("")
     return "\n".join(out) + ("\n" if out else "")
