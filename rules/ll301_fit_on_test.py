@@ -159,11 +159,17 @@ def _held_out_by_their_score(ctx) -> list:
             by_hand = event.kind == "stat" and event.applied
             if not event.rows or not (by_hand or _learned_step(event, ctx)) or event.has_labels:
                 continue
-            if not event.rows <= evaluation.rows:
+            if event.rows <= evaluation.rows:
+                rows = "the held-out rows"
+            elif evaluation.rows < event.rows and not _disjoint(event.rows - evaluation.rows, evaluation.rows):
+                continue
+            elif evaluation.rows < event.rows:
+                rows = "rows that include the held-out rows"  # concat([train, test]) before re-separating them
+            else:
                 continue
             what = f"the {event.qualname} of {event.data} is computed on" if by_hand else f"{short(event.qualname)} is fitted on {event.data},"
             message = (
-                f"{what} the held-out rows: a model fitted on other rows is scored on them at "
+                f"{what} {rows}: a model fitted on other rows is scored on them at "
                 f"{ctx.where(evaluation.span)}; the held-out rows determine what is learned from them, "
                 "so the evaluation no longer tests unseen data"
             )

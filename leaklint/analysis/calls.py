@@ -13,7 +13,7 @@ from typing import Optional
 
 from . import libraries as lib
 from .facts import Evaluation
-from .scope import MAX_CALL_DEPTH, BudgetExceeded, Scope
+from .scope import MAX_CALL_DEPTH, MAX_MODULE_DEPTH, BudgetExceeded, Scope
 from .specs import to_spec
 from .project import PATH_ATTRIBUTE
 from .syntax import (
@@ -234,7 +234,8 @@ class CallsMixin:
         node = func.node
         if not standalone:
             self._inlined.add(func.key)
-        if func.key in self._stack or len(self._stack) >= MAX_CALL_DEPTH:
+        foreign = hasattr(node, PATH_ATTRIBUTE)
+        if func.key in self._stack or len(self._stack) >= MAX_CALL_DEPTH or (foreign and self._foreign >= MAX_MODULE_DEPTH):
             return merge_data(args + list(kwargs.values()))
         if isinstance(node, ast.Lambda):
             return self._lambda(node, args[0] if args else UNKNOWN, func.scope, args[1:])
@@ -264,6 +265,7 @@ class CallsMixin:
         if params.kwarg is not None:
             scope.env[params.kwarg.arg] = merge_data(list(kwargs.values()))
         self._stack.append(func.key)
+        self._foreign += foreign
         try:
             self.exec_block(node.body, scope)
         except BudgetExceeded:
@@ -271,6 +273,7 @@ class CallsMixin:
                 raise
         finally:
             self._stack.pop()
+            self._foreign -= foreign
         self._last_call_scope = scope
         return scope.returns if scope.returns is not None else UNKNOWN
 

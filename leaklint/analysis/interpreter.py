@@ -57,6 +57,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self.facts = Facts()
         self._file = os.path.abspath(path) if path else None  # for the project's own imports
         self._modules: dict = {}  # project module path -> its Scope (None: loading, or unreadable)
+        self._foreign = 0  # calls into other modules under way
         self.time_functions = frozenset(lib.lib_key(q) for q in time_functions)
         self._ids = 0
         self._unknown_roots: dict = {}

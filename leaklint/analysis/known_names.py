@@ -4,8 +4,8 @@ A notebook fragment or a pasted snippet often uses `StandardScaler` or
 `train_test_split` with no import line, or imports them with `from sklearn.preprocessing
 import *`: a reader assumes the library's object, and so does the analysis. The table
 lists the public names (`__all__`) of scikit-learn, imbalanced-learn's samplers and
-pipeline, and category_encoders, as of scikit-learn 1.9, plus names removed from
-scikit-learn that old code still uses. It is data: the analysis never imports these
+pipeline, and category_encoders, as of scikit-learn 1.9, the boosting libraries'
+scikit-learn classes, plus names removed from scikit-learn that old code still uses. It is data: the analysis never imports these
 libraries."""
 
 MODULES = {
@@ -94,6 +94,12 @@ MODULES = {
     "sklearn.feature_extraction": (
         "DictVectorizer", "FeatureHasher", "grid_to_graph", "image", "img_to_graph", "text",
     ),
+    "sklearn.feature_extraction.text": (
+        "CountVectorizer", "ENGLISH_STOP_WORDS", "HashingVectorizer", "TfidfTransformer", "TfidfVectorizer",
+    ),
+    "xgboost": ("XGBClassifier", "XGBRegressor", "XGBRanker", "XGBRFClassifier", "XGBRFRegressor", "DMatrix"),
+    "lightgbm": ("LGBMClassifier", "LGBMRegressor", "LGBMRanker"),
+    "catboost": ("CatBoostClassifier", "CatBoostRegressor", "Pool"),
     "sklearn.feature_selection": (
         "GenericUnivariateSelect", "RFE", "RFECV", "SelectFdr", "SelectFpr", "SelectFromModel",
         "SelectFwe", "SelectKBest", "SelectPercentile", "SelectorMixin",
@@ -241,6 +247,7 @@ ALIASES = {
     "sns": "seaborn",
     "tf": "tensorflow",
     "xgb": "xgboost",
+    "ce": "category_encoders",
     "lgb": "lightgbm",
     "sm": "statsmodels.api",
     "sp": "scipy",
