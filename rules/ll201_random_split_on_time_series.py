@@ -47,9 +47,10 @@ merely carry a timestamp are exchangeable until the code orders them by it. Such
 that really is a series (daily demand, hourly trips) is therefore missed unless the
 code sorts or indexes it by the dates or builds lag or rolling features; add that
 order (it is needed for any time-aware split anyway). A split of entity ids is not a
-split of a time series. Data is time-ordered only when this file shows it; a column named `date` that is
-never parsed is not enough, and data loaded by a helper in another module is not
-followed unless its function is listed in `time-functions` in the configuration.
+split of a time series. Data is time-ordered only when the code shows it (this file,
+or a loader in the project's own modules that it calls); a column named `date` that is
+never parsed is not enough, and a loader from an installed package is not followed
+unless its function is listed in `time-functions` in the configuration.
 Grouped time series (many short series) may want a GroupKFold instead.
 
 ## References

@@ -35,9 +35,9 @@ print(model.score(X_test, y_test))
 ```
 
 ## Known limitations
-The evaluation must use the fitted object in the same file (`score`, `predict`,
-`predict_proba`, `decision_function`). A model saved and reloaded, or scored through
-a helper in another module, is not followed.
+The evaluation must use the fitted object (`score`, `predict`, `predict_proba`,
+`decision_function`) in this file or in a helper of the project's own modules that it
+calls. A model saved and reloaded is not followed.
 
 ## References
 - Kapoor and Narayanan, Leakage and the reproducibility crisis in ML-based science, 2023
