@@ -56,6 +56,8 @@ CATALOG = ("sklearn.*", "imblearn.*", "xgboost.*", "lightgbm.*", "catboost.*", "
 def check(ctx):
     hits = {}
     for evaluation in ctx.facts.evaluations:
+        if not evaluation.scored:
+            continue  # predictions never compared with labels (a submission file) are no score
         held = {r.side.split for r in evaluation.rows if r.side is not None and r.side.held_out}
         for fit_id in sorted(evaluation.fits):
             event = ctx.facts.learns[fit_id]

@@ -328,9 +328,7 @@ class CallsMixin:
             self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
         if root == "sklearn" and ".metrics" in qualname:
             scores = merge_data(args + list(kwargs.values())).scores
-            for evaluation in self.facts.evaluations:
-                if evaluation.id in scores:
-                    evaluation.scored = True
+            self._mark_scored(scores)
             if self._loops:
                 self.facts.looped_scores |= scores
             return Data(scores=scores)
@@ -467,6 +465,10 @@ class CallsMixin:
         return replace(data, learned=data.learned | est.fits)
 
     def _data_method(self, data: Data, method, args, kwargs, node, scope) -> Value:
+        if method == "split" and data.made_by is not None and args and as_data(args[0]).rows:
+            # TemporalSplit(...).split(df): a splitter class of the project or another
+            # package; how it orders or shuffles is not known
+            return self._folds(Estimator(data.made_by, None), args, kwargs, node)
         if method in lib.CHOOSING_METHODS:
             self._choice([data], node)
         if data.grouped is not None:

@@ -352,6 +352,8 @@ class Interpreter(CallsMixin, RecordingMixin):
                 self._dotted = True
 
     def _unpack(self, targets, value, scope, source) -> None:
+        if isinstance(value, Folds) and len(targets) == 2:
+            value = self.iterate(value)  # train_idx, val_idx = splitter.split(df): one pair
         if isinstance(value, Seq) and not any(isinstance(t, ast.Starred) for t in targets):
             items = list(value.items)
             if len(items) == len(targets):
@@ -614,6 +616,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not any(isinstance(o, ast.Constant) for o in operands) and isinstance(node.ops[0], lib.ORDERING):
             self._choice(values, node)
         result = self.derive([self._drop_stats(as_data(v)) for v in values], node)
+        if any(as_data(v).scores for v in values) and any(as_data(v).rows for v in values):
+            self._mark_scored(result.scores)  # (pred == y_test).mean(): an accuracy by hand
         if any(isinstance(v, Data) and (v.element or v.counter) for v in values) and isinstance(node.ops[0], ast.Eq):
             return replace(result, counter=True)  # df["well"] == well: the rows of one entity
         return result

@@ -148,6 +148,12 @@ class RecordingMixin:
         data = merge_data(values)
         self.facts.sinks.append(Sink(data.rows, data.learned))
 
+    def _mark_scored(self, scores) -> None:
+        """Predictions compared with labels (a metric, ``pred == y``): the model was scored."""
+        for evaluation in self.facts.evaluations:
+            if evaluation.id in scores:
+                evaluation.scored = True
+
     def _note_labels(self, y_val) -> None:
         column = as_data(y_val).column
         if column:
