@@ -1,7 +1,15 @@
 """## What it does
 Flags a model (or a whole Pipeline) fitted on rows that include the rows it is later
 scored on: `model.fit(X, y)` on all rows, then `model.score(X_test, y_test)` or a
-metric of `model.predict(X_test)` where `X_test` is a split of those rows.
+metric of `model.predict(X_test)` where `X_test` is a split of those rows (reported at
+the fit). Also a model scored on the very rows it was fitted on with no held-out score
+of it anywhere (`fit(X, y)` then `score(X, y)`, a drop-column importance computed on the
+training rows against a validation baseline), or on all rows after a split (a second
+report that includes the training rows); these are reported at the score. A training
+score shown next to the same model's held-out score, beside a cross-validation of its
+rows, or printed with a label that calls it a training score, is a diagnostic and
+stays silent; predictions never compared with labels (a
+submission file) are not a score.
 
 ## Why is this bad?
 The test rows were part of the training data, so the score measures memory, not
@@ -43,7 +51,7 @@ calls. A model saved and reloaded is not followed.
 - Kapoor and Narayanan, Leakage and the reproducibility crisis in ML-based science, 2023
   (overlap between training and test data).
 """
-from leaklint.ruleset import learn_hit, overlaps, short
+from leaklint.ruleset import Hit, learn_hit, overlaps, short
 
 CODE = "LL302"
 NAME = "train-test-overlap"
@@ -77,4 +85,48 @@ def check(ctx):
                     (split.span, f"{evaluation.data} comes from the split at {ctx.where(split.span)}"),
                 )
                 hits[fit_id] = learn_hit(event, message, related, dict(event.procedure), ctx)
-    return list(hits.values())
+    return list(hits.values()) + _resubstitution(ctx, set(hits))
+
+
+def _model_fit(event, ctx) -> bool:
+    return event.kind == "fit" and event.qualname in ctx.catalog and event.has_labels
+
+
+def _resubstitution(ctx, reported) -> list:
+    """A model scored on the very rows it was fitted on, or on all rows after a split
+    (training rows included), with no held-out score of that model beside it: the number
+    describes the training data. A training score next to the same model's held-out
+    score (or a cross-validation of its rows) is a diagnostic, not a report."""
+    facts = ctx.facts
+    held_out_scored = {
+        fit_id for ev in facts.evaluations if ev.scored and any(r.side is not None and r.side.held_out for r in ev.rows)
+        for fit_id in ev.fits
+    }
+    cross_validated = {r.root for split in facts.splits.values() if split.kind == "cv" for r in split.rows}
+    hits = []
+    for evaluation in facts.evaluations:
+        if not evaluation.scored or not evaluation.rows:
+            continue
+        for fit_id in sorted(evaluation.fits):
+            event = facts.learns[fit_id]
+            if fit_id in reported or not _model_fit(event, ctx) or not event.rows:
+                continue
+            if evaluation.rows == event.rows and evaluation.data == event.data:
+                if fit_id in held_out_scored or {r.root for r in event.rows} & cross_validated:
+                    continue
+                if evaluation.training_label:
+                    continue  # printed as a training score: not passed off as performance
+                what = f"the rows it was fitted on ({event.data}, {ctx.where(event.span)})"
+            elif any(r.side is not None for r in event.rows) and all(
+                any(e.root == r.root and e.side is None for e in evaluation.rows) for r in event.rows
+            ):
+                what = f"all rows, including the training rows it was fitted on ({event.data}, {ctx.where(event.span)})"
+            else:
+                continue
+            message = (
+                f"{short(event.qualname)} is scored on {evaluation.data}: {what}; "
+                "a training-set score measures memory, not performance on new data"
+            )
+            related = ((event.span, f"{short(event.qualname)} is fitted on {event.data} here"),)
+            hits.append(Hit(evaluation.span, message, related, dict(event.procedure)))
+    return hits

@@ -139,6 +139,7 @@ class CallsMixin:
             return Data(counter=True)
         if isinstance(func, ast.Name) and func.id == "getattr" and len(args) > 1 and isinstance(args[0], Ref):
             return self._attribute_by_name(args[0], args[1])
+        self._note_training_label(args)
         merged = merge_data(args + list(kwargs.values()))
         if isinstance(func, ast.Name) and func.id not in BUILTIN_NAMES and not merged.rows:
             # get_data() from a star import, a loader of unknown origin: it returns rows

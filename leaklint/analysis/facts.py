@@ -120,6 +120,7 @@ class Evaluation:
     in_loop: bool = False  # inside a loop: one of several candidates
     learned: frozenset = frozenset()  # ids of the LearnEvents that reached the scored rows
     scored: bool = False  # a score (``.score``, a metric of its predictions), not only predictions
+    training_label: bool = False  # shown with a label that calls it a training score
 
 
 @dataclass

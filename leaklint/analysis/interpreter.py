@@ -365,6 +365,12 @@ class Interpreter(CallsMixin, RecordingMixin):
             for target in targets:
                 self.assign(target, whole, scope, source)
             return
+        nested = [t for t in targets if isinstance(t, (ast.Tuple, ast.List))]
+        if isinstance(value, Data) and value.rows and len(nested) == len(targets) > 1:
+            # (X_train, y_train), (X_test, y_test) = mnist.load_data(): two datasets
+            for target in targets:
+                self.assign(target, replace(value, rows=self.fresh_rows()), scope, source)
+            return
         for target in targets:
             self.assign(target, value if isinstance(value, Data) else as_data(value), scope, source)
 
@@ -616,8 +622,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not any(isinstance(o, ast.Constant) for o in operands) and isinstance(node.ops[0], lib.ORDERING):
             self._choice(values, node)
         result = self.derive([self._drop_stats(as_data(v)) for v in values], node)
-        if any(as_data(v).scores for v in values) and any(as_data(v).rows for v in values):
-            self._mark_scored(result.scores)  # (pred == y_test).mean(): an accuracy by hand
+        if any(as_data(v).scores for v in values) and any(as_data(v).rows and not as_data(v).scores for v in values):
+            self._mark_scored(result.scores)  # (pred == y_test).mean(): predictions against labels
         if any(isinstance(v, Data) and (v.element or v.counter) for v in values) and isinstance(node.ops[0], ast.Eq):
             return replace(result, counter=True)  # df["well"] == well: the rows of one entity
         return result
@@ -686,9 +692,9 @@ class Interpreter(CallsMixin, RecordingMixin):
     ex_YieldFrom = ex_Await
 
     def ex_JoinedStr(self, node, scope):
-        for part in node.values:
-            if isinstance(part, ast.FormattedValue):
-                self.ev(part.value, scope)
+        values = [self.ev(part.value, scope) for part in node.values if isinstance(part, ast.FormattedValue)]
+        texts = [Data(texts=frozenset({part.value})) for part in node.values if isinstance(part, ast.Constant)]
+        self._note_training_label(values + texts)
         return UNKNOWN
 
 

@@ -154,6 +154,16 @@ class RecordingMixin:
             if evaluation.id in scores:
                 evaluation.scored = True
 
+    def _note_training_label(self, values) -> None:
+        """``print("training accuracy:", model.score(X, y))``: a score shown as a training
+        score is not misreported as the model's performance."""
+        labels = [t for v in values if isinstance(v, Data) for t in v.texts if isinstance(t, str)]
+        if any("train" in t.lower() for t in labels):
+            shown = merge_data(values).scores
+            for evaluation in self.facts.evaluations:
+                if evaluation.id in shown:
+                    evaluation.training_label = True
+
     def _note_labels(self, y_val) -> None:
         column = as_data(y_val).column
         if column:
