@@ -3,12 +3,14 @@ Flags a model (or a whole Pipeline) fitted on rows that include the rows it is l
 scored on: `model.fit(X, y)` on all rows, then `model.score(X_test, y_test)` or a
 metric of `model.predict(X_test)` where `X_test` is a split of those rows (reported at
 the fit). Also a model scored on the very rows it was fitted on with no held-out score
-of it anywhere (`fit(X, y)` then `score(X, y)`, a drop-column importance computed on the
-training rows against a validation baseline), or on all rows after a split (a second
-report that includes the training rows); these are reported at the score. A training
-score shown next to the same model's held-out score, beside a cross-validation of its
-rows, or printed with a label that calls it a training score, is a diagnostic and
-stays silent; predictions never compared with labels (a
+of it anywhere, and passed off as performance: printed as a test or validation score
+(`fit(X, y)` then `print("test accuracy:", score(X, y))`), or set against another
+model's held-out score (a drop-column importance computed on the training rows against
+a validation baseline); or a model scored on all rows after a split (a second report
+that includes the training rows). These are reported at the score. A training score
+shown next to the same model's held-out score, beside a cross-validation of its rows,
+or printed as a training score, and an in-sample fit with no held-out score anywhere
+(a regression's R² in a tutorial), are diagnostics and stay silent; predictions never compared with labels (a
 submission file) are not a score.
 
 ## Why is this bad?
@@ -92,17 +94,26 @@ def _model_fit(event, ctx) -> bool:
     return event.kind == "fit" and event.qualname in ctx.catalog and event.has_labels
 
 
+def _other_rows(fitted, scored) -> bool:
+    """Scored rows none of which the model was fitted on (another file, another side)."""
+    return bool(fitted) and bool(scored) and not any(
+        a.root == b.root and (a.side is None or b.side is None or a.side == b.side) for a in fitted for b in scored
+    )
+
+
 def _resubstitution(ctx, reported) -> list:
     """A model scored on the very rows it was fitted on, or on all rows after a split
     (training rows included), with no held-out score of that model beside it: the number
     describes the training data. A training score next to the same model's held-out
     score (or a cross-validation of its rows) is a diagnostic, not a report."""
     facts = ctx.facts
-    held_out_scored = {
-        fit_id for ev in facts.evaluations if ev.scored and any(r.side is not None and r.side.held_out for r in ev.rows)
+    held_out_scored = {  # models also scored on rows they did not learn from
+        fit_id for ev in facts.evaluations if ev.scored
         for fit_id in ev.fits
+        if any(r.side is not None and r.side.held_out for r in ev.rows) or _other_rows(facts.learns[fit_id].rows, ev.rows)
     }
     cross_validated = {r.root for split in facts.splits.values() if split.kind == "cv" for r in split.rows}
+    held_out = {ev.id for ev in facts.evaluations if ev.scored and any(r.side is not None and r.side.held_out for r in ev.rows)}
     hits = []
     for evaluation in facts.evaluations:
         if not evaluation.scored or not evaluation.rows:
@@ -114,11 +125,16 @@ def _resubstitution(ctx, reported) -> list:
             if evaluation.rows == event.rows and evaluation.data == event.data:
                 if fit_id in held_out_scored or {r.root for r in event.rows} & cross_validated:
                     continue
-                if evaluation.training_label:
-                    continue  # printed as a training score: not passed off as performance
+                # passed off as performance: called a test score, or set against another
+                # model's held-out score (an in-sample fit shown as such is a diagnostic)
+                if evaluation.label != "held-out" and (evaluation.label == "train" or not evaluation.compared_with & held_out):
+                    continue
                 what = f"the rows it was fitted on ({event.data}, {ctx.where(event.span)})"
             elif any(r.side is not None for r in event.rows) and all(
                 any(e.root == r.root and e.side is None for e in evaluation.rows) for r in event.rows
+            ) and any(  # the very data that was split: X after X_train, X_test = split(X)
+                split.data == evaluation.data and r.side.split == split.id
+                for r in event.rows if r.side is not None for split in [facts.splits[r.side.split]]
             ):
                 what = f"all rows, including the training rows it was fitted on ({event.data}, {ctx.where(event.span)})"
             else:

@@ -466,6 +466,8 @@ class CallsMixin:
         return replace(data, learned=data.learned | est.fits)
 
     def _data_method(self, data: Data, method, args, kwargs, node, scope) -> Value:
+        if method == "format" and data.texts:
+            self._note_training_label([data] + args + list(kwargs.values()))
         if method == "split" and data.made_by is not None and args and as_data(args[0]).rows:
             # TemporalSplit(...).split(df): a splitter class of the project or another
             # package; how it orders or shuffles is not known

@@ -120,7 +120,8 @@ class Evaluation:
     in_loop: bool = False  # inside a loop: one of several candidates
     learned: frozenset = frozenset()  # ids of the LearnEvents that reached the scored rows
     scored: bool = False  # a score (``.score``, a metric of its predictions), not only predictions
-    training_label: bool = False  # shown with a label that calls it a training score
+    label: Optional[str] = None  # printed as a "train" score, or as a "held-out" one (test, validation)
+    compared_with: frozenset = frozenset()  # Evaluations whose scores were set against this one's
 
 
 @dataclass

@@ -612,9 +612,21 @@ class Interpreter(CallsMixin, RecordingMixin):
     def ex_BinOp(self, node, scope):
         left = self.ev(node.left, scope)
         right = self.ev(node.right, scope)
+        if isinstance(node.op, ast.Mod) and isinstance(left, Data) and left.texts:
+            self._note_training_label([left] + (list(right.items) if isinstance(right, Seq) else [right]))
         if not isinstance(node.op, ARITHMETIC):
             left, right = self._drop_stats(as_data(left)), self._drop_stats(as_data(right))
+        self._compare_scores(as_data(left).scores, as_data(right).scores)
         return self.derive([left, right], node)
+
+    def _compare_scores(self, left: frozenset, right: frozenset) -> None:
+        """``base - accuracy_score(...)``: two scores set against each other."""
+        if left and right and left != right:
+            for evaluation in self.facts.evaluations:
+                if evaluation.id in left:
+                    evaluation.compared_with |= right
+                elif evaluation.id in right:
+                    evaluation.compared_with |= left
 
     def ex_Compare(self, node, scope):
         values = [self.ev(node.left, scope)] + [self.ev(c, scope) for c in node.comparators]

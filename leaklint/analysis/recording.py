@@ -6,6 +6,7 @@ A mixin of the Interpreter (interpreter.py), which it shares state with.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 
 from . import libraries as lib
@@ -31,6 +32,9 @@ from .values import (
     as_data,
     merge_data,
 )
+
+
+HELD_OUT_WORDS = re.compile(r"\btest|valid|hold.?out|unseen|out.of.sample|generali")
 
 
 class RecordingMixin:
@@ -155,14 +159,16 @@ class RecordingMixin:
                 evaluation.scored = True
 
     def _note_training_label(self, values) -> None:
-        """``print("training accuracy:", model.score(X, y))``: a score shown as a training
-        score is not misreported as the model's performance."""
-        labels = [t for v in values if isinstance(v, Data) for t in v.texts if isinstance(t, str)]
-        if any("train" in t.lower() for t in labels):
-            shown = merge_data(values).scores
-            for evaluation in self.facts.evaluations:
-                if evaluation.id in shown:
-                    evaluation.training_label = True
+        """What a printed or logged score is called: ``print("training accuracy:", s)`` is
+        honest about it, ``print("test accuracy:", s)`` claims rows the model never saw."""
+        labels = " ".join(t.lower() for v in values if isinstance(v, Data) for t in v.texts if isinstance(t, str))
+        label = "train" if "train" in labels else ("held-out" if HELD_OUT_WORDS.search(labels) else None)
+        if label is None:
+            return
+        shown = merge_data(values).scores
+        for evaluation in self.facts.evaluations:
+            if evaluation.id in shown:
+                evaluation.label = label
 
     def _note_labels(self, y_val) -> None:
         column = as_data(y_val).column
