@@ -96,6 +96,11 @@ class CallsMixin:
                     receiver = Estimator(receiver.made_by, None)
                 else:
                     receiver = Estimator(text_of(func.value), None, unknown=True)
+            if isinstance(receiver, Data) and (func.attr in lib.SCORE_METHODS or func.attr in lib.PREDICT_METHODS):
+                # best["model"].score(X_te, y_te): a fitted model kept in a table or a dict
+                models = frozenset(i for i in receiver.learned if self.facts.learns[i].kind == "fit" and self.facts.learns[i].has_labels)
+                if models:
+                    receiver = Estimator(text_of(func.value), None, fits=models)
             if isinstance(receiver, Instance):
                 with self._site(node, args, kwargs, foreign=hasattr(receiver.cls.node, PATH_ATTRIBUTE)):
                     return self._call_method(receiver, func.attr, args, kwargs)
@@ -130,7 +135,7 @@ class CallsMixin:
                 self._call_method(instance, "__init__", args, kwargs)
             return instance
         if isinstance(func, ast.Name) and func.id in lib.CHOOSING_BUILTINS:
-            self._choice(args + list(kwargs.values()), node)
+            self._choice(args + list(kwargs.values()), node, keyed=keyword_node(node, "key") is not None)
         if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
             return self._builtin(func.id, args)
         if isinstance(func, ast.Name) and func.id == "len" and args:
@@ -325,6 +330,12 @@ class CallsMixin:
             booster = Estimator(qualname, node)
             event, _, _ = self.fit(booster, "train", [args[1], UNKNOWN], {}, node, x_node=node.args[1])
             return replace(booster, fits=frozenset({event.id}))
+        if root == "mlflow" and name in ("log_metric", "log_metrics"):
+            self._logged = self._logged | merge_data(args + list(kwargs.values())).scores
+        if root == "mlflow" and name == "search_runs" and keyword_node(node, "order_by") is not None:
+            # runs logged with a score, fetched best first: a choice by that score
+            self._choice([Data(scores=self._logged)], node)
+            return Data(scores=self._logged)
         if key in lib.DATA_CLASSES and "label" in kwargs:
             self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
         if root == "sklearn" and ".metrics" in qualname:
@@ -339,7 +350,7 @@ class CallsMixin:
             return self._construct(qualname, node, args, kwargs, scope)
         data = merge_data(args + list(kwargs.values()))
         made_by = qualname if name[:1].isupper() and root not in lib.DATA_ROOTS else None
-        if not data.rows and not data.learned and not data.time:
+        if not data.rows and not data.learned and not data.time and not data.scores:
             return Data(rows=self.fresh_rows(), made_by=made_by)
         return replace(self.derive([data], node), made_by=made_by)
 

@@ -74,6 +74,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._last_call_scope = None
         self._dotted = False  # an attribute path ("self.model") was bound as a name
         self._defined: list = []  # (FunctionDef, defining scope) in the order met
+        self._logged: frozenset = frozenset()  # scores logged to an experiment tracker
         self._inspected: list = []  # ids of supervised selections whose scores were read
         self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
 

@@ -58,10 +58,12 @@ class RecordingMixin:
         self._split_inputs(split, [base])
         return Side(kind, split.id)
 
-    def _choice(self, values, node) -> None:
-        """Scores (not per-row predictions) ordered to pick a winner."""
+    def _choice(self, values, node, keyed=False) -> None:
+        """Scores (not per-row predictions) ordered to pick a winner; ``keyed``:
+        ``sorted(pairs, key=lambda p: p[1])`` orders (candidate, score) pairs, whatever
+        else the pairs hold."""
         merged = merge_data(values)
-        if merged.scores and not merged.rows:
+        if merged.scores and (keyed or not merged.rows):
             self.facts.choices.append(Choice(span_of(node), merged.scores))
 
     # ------------------------------------------------------ learned things
