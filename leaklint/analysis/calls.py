@@ -144,7 +144,7 @@ class CallsMixin:
             return Data(counter=True)
         if isinstance(func, ast.Name) and func.id == "getattr" and len(args) > 1 and isinstance(args[0], Ref):
             return self._attribute_by_name(args[0], args[1])
-        self._note_training_label(args)
+        self._note_score_label(args)
         merged = merge_data(args + list(kwargs.values()))
         if isinstance(func, ast.Name) and func.id not in BUILTIN_NAMES and not merged.rows:
             # get_data() from a star import, a loader of unknown origin: it returns rows
@@ -478,7 +478,7 @@ class CallsMixin:
 
     def _data_method(self, data: Data, method, args, kwargs, node, scope) -> Value:
         if method == "format" and data.texts:
-            self._note_training_label([data] + args + list(kwargs.values()))
+            self._note_score_label([data] + args + list(kwargs.values()))
         if method == "split" and data.made_by is not None and args and as_data(args[0]).rows:
             # TemporalSplit(...).split(df): a splitter class of the project or another
             # package; how it orders or shuffles is not known

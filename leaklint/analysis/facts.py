@@ -142,7 +142,6 @@ class Facts:
     looped_scores: set = field(default_factory=set)  # evaluations whose metric was computed in a loop
     label_columns: set = field(default_factory=set)
     sinks: list = field(default_factory=list)  # Sink: what models were fitted or scored on
-    reached: frozenset = frozenset()  # ids of LearnEvents whose output reached some Sink
     depends: dict = field(default_factory=dict)  # project module path -> content digest, as followed
 
 

@@ -614,7 +614,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         left = self.ev(node.left, scope)
         right = self.ev(node.right, scope)
         if isinstance(node.op, ast.Mod) and isinstance(left, Data) and left.texts:
-            self._note_training_label([left] + (list(right.items) if isinstance(right, Seq) else [right]))
+            self._note_score_label([left] + (list(right.items) if isinstance(right, Seq) else [right]))
         if not isinstance(node.op, ARITHMETIC):
             left, right = self._drop_stats(as_data(left)), self._drop_stats(as_data(right))
         self._compare_scores(as_data(left).scores, as_data(right).scores)
@@ -707,7 +707,7 @@ class Interpreter(CallsMixin, RecordingMixin):
     def ex_JoinedStr(self, node, scope):
         values = [self.ev(part.value, scope) for part in node.values if isinstance(part, ast.FormattedValue)]
         texts = [Data(texts=frozenset({part.value})) for part in node.values if isinstance(part, ast.Constant)]
-        self._note_training_label(values + texts)
+        self._note_score_label(values + texts)
         return UNKNOWN
 
 

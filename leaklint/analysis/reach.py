@@ -3,7 +3,8 @@
 A leak needs both ends: something learned from rows that are (or become) held out,
 and a path from it into what a model is fitted on or scored on. A statistic that only
 reaches a metric, a log line, a chart or a split setting is a measurement. This pass
-runs once the whole file has been interpreted: it marks each split by its use and
+runs once the whole file has been interpreted: it gives each split's sides the roles
+the code shows (the side a model is fitted on trains), marks each split by its use, and
 keeps only the contaminations whose learned information reached a model that the
 split's rows were fitted or scored on.
 """
@@ -20,7 +21,6 @@ ENCODING_KINDS = frozenset(("stat", "group-stat"))
 
 def settle(facts: Facts) -> None:
     _swap_named_roles(facts)
-    facts.reached = frozenset().union(*(sink.learned for sink in facts.sinks)) if facts.sinks else frozenset()
     touched = {}  # split id -> learned ids that reached a model through its rows
     for sink in facts.sinks:
         for split_id in {r.side.split for r in sink.rows if r.side is not None}:

@@ -160,7 +160,7 @@ class RecordingMixin:
             if evaluation.id in scores:
                 evaluation.scored = True
 
-    def _note_training_label(self, values) -> None:
+    def _note_score_label(self, values) -> None:
         """What a printed or logged score is called: ``print("training accuracy:", s)`` is
         honest about it, ``print("test accuracy:", s)`` claims rows the model never saw."""
         labels = " ".join(t.lower() for v in values if isinstance(v, Data) for t in v.texts if isinstance(t, str))
