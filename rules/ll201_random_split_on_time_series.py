@@ -91,6 +91,8 @@ def check(ctx):
             f"{split_phrase(split, ctx)} with shuffling; rows from the future train models tested on the past"
         )
         related = ((split.span, f"{split.data} is {split_phrase(split, ctx)}"),)
+        if split.time.path is not None:  # shown by a loader in another module
+            related += ((Span(split.time.line, 0, split.time.line, 0, split.time.path), split.time.reason),)
         hit = hits.get(split.shuffle_span)
         if hit is None:
             hits[split.shuffle_span] = Hit(split.shuffle_span, message, related, dict(split.procedure))

@@ -240,8 +240,9 @@ class CallsMixin:
         node = func.node
         if not standalone:
             self._inlined.add(func.key)
-        foreign = hasattr(node, PATH_ATTRIBUTE)
-        if func.key in self._stack or len(self._stack) >= MAX_CALL_DEPTH or (foreign and self._foreign >= MAX_MODULE_DEPTH):
+        module = getattr(node, PATH_ATTRIBUTE, None)
+        hop = module is not None and module != (self._modules_in[-1] if self._modules_in else None)
+        if func.key in self._stack or len(self._stack) >= MAX_CALL_DEPTH or (hop and self._hops >= MAX_MODULE_DEPTH):
             return merge_data(args + list(kwargs.values()))
         if isinstance(node, ast.Lambda):
             return self._lambda(node, args[0] if args else UNKNOWN, func.scope, args[1:])
@@ -271,7 +272,8 @@ class CallsMixin:
         if params.kwarg is not None:
             scope.env[params.kwarg.arg] = merge_data(list(kwargs.values()))
         self._stack.append(func.key)
-        self._foreign += foreign
+        self._modules_in.append(module)
+        self._hops += hop
         try:
             self.exec_block(node.body, scope)
         except BudgetExceeded:
@@ -279,7 +281,8 @@ class CallsMixin:
                 raise
         finally:
             self._stack.pop()
-            self._foreign -= foreign
+            self._modules_in.pop()
+            self._hops -= hop
         self._last_call_scope = scope
         return scope.returns if scope.returns is not None else UNKNOWN
 
@@ -403,13 +406,12 @@ class CallsMixin:
 
     @staticmethod
     def _shuffle_flag(node, position, default) -> Optional[bool]:
+        """The literal ``shuffle=`` setting; None when it is not a literal (unknown)."""
         for kw in node.keywords:
             if kw.arg == "shuffle":
-                flag = truthy_const(kw.value)
-                return True if flag is None else flag
+                return truthy_const(kw.value)
         if len(node.args) > position:
-            flag = truthy_const(node.args[position])
-            return True if flag is None else flag
+            return truthy_const(node.args[position])
         return default
 
     def _pipeline(self, qualname, node, args, kwargs) -> Estimator:

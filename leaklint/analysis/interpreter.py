@@ -57,7 +57,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         self.facts = Facts()
         self._file = os.path.abspath(path) if path else None  # for the project's own imports
         self._modules: dict = {}  # project module path -> its Scope (None: loading, or unreadable)
-        self._foreign = 0  # calls into other modules under way
+        self._modules_in: list = []  # the module of each function call under way (None: this file)
+        self._hops = 0  # changes of module along those calls
         self.time_functions = frozenset(lib.lib_key(q) for q in time_functions)
         self._ids = 0
         self._unknown_roots: dict = {}
@@ -549,7 +550,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                 dated=base.dated,
                 element=base.element,
             )
-        column = const_str(node.slice)
+        column = const_str(node.slice) or _single_text(key)
         if column is not None and not base.rows:
             self._name_correlated_column(base, column)
         key_data = self._drop_stats(as_data(key))

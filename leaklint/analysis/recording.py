@@ -83,14 +83,17 @@ class RecordingMixin:
         return event
 
     def _site_of(self, rows) -> tuple:
-        """Inside a helper handed rows, the finding is at that call (in the analysed file),
-        named by the argument that carried the rows learned from."""
+        """Inside a helper handed rows, the finding is at the outermost call (in the
+        analysed file) that handed it the rows learned from, named by that argument; for
+        a call into another module that hands no rows, at that call."""
+        for span, handed in self._sites:
+            if span.path is None:
+                text = next((t for t, r in handed if r and r == rows), None) or next((t for t, r in handed if r & rows), None)
+                if text is not None:
+                    return span, text
         for span, handed in reversed(self._sites):
             if handed and span.path is None:
-                text = next((t for t, r in handed if r and r == rows), None) or next(
-                    (t for t, r in handed if r and r & rows), handed[0][0]
-                )
-                return span, text
+                return span, handed[0][0]
         return None, None
 
     def _statistic(self, name, value, node, axis_position=None) -> Data:

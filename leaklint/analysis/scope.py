@@ -6,8 +6,9 @@ from typing import Optional
 from .values import Value
 
 MAX_CALL_DEPTH = 4
-# Calls followed into other modules of the project, nested: a helper and what it calls
-# in its own or one more module (beyond, a call is an unknown call that keeps its rows).
+# Calls followed into other modules of the project, counted as changes of module along a
+# chain of calls: a helper module and one more (beyond, a call is an unknown call that
+# keeps its rows). Calls within one module do not count.
 MAX_MODULE_DEPTH = 2
 STATEMENT_BUDGET = 200_000
 
