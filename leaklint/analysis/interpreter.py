@@ -557,7 +557,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         selected = _selected_columns(key, base.indexer)
         kept = select_columns(base, selected) if selected is not None else base
         typed = self._typed_after_reading(node, base) if selected is not None and len(selected) > 1 else frozenset()
-        one = key_data.counter or key_data.element or (isinstance(key, Seq) and any(as_data(i).counter for i in key.items))
+        # X[i] for i in range(...); images[image_id] for image_id in a column of ids
+        one = key_data.counter or (key_data.element and key_data.column is not None)
+        one = one or (isinstance(key, Seq) and any(as_data(i).counter for i in key.items))
         return Data(
             element=base.element or (one and bool(base.rows)),  # X[i] in a loop over i; df[df.id == one_id]
             subset=isinstance(node.slice, (ast.Compare, ast.BoolOp)) or (base.subset and selected is not None),
