@@ -175,6 +175,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         home = project.resolve(stmt.module or "", stmt.level, importer)
         for alias in stmt.names:
             if alias.name == "*":
+                if home is not None:  # from features import *: its names, looked up when used
+                    scope.stars.append(home)
                 continue
             dotted = f"{stmt.module}.{alias.name}" if stmt.module else alias.name
             submodule = project.resolve(dotted, stmt.level, importer)
@@ -191,11 +193,24 @@ class Interpreter(CallsMixin, RecordingMixin):
         an unknown call's name when the module or the name cannot be followed."""
         env = self._module_env(value.path)
         found = env.env.get(value.name) if env is not None else None
+        if found is None and env is not None and depth < 5:
+            found = self._from_star(env, value.name, depth + 1)
         if isinstance(found, Imported) and depth < 5:
             return self.imported(found, depth + 1)
         if found is None or isinstance(found, Imported):
             return Ref(f"{value.module}.{value.name}")
         return found
+
+    def _from_star(self, scope: Scope, name: str, depth: int = 0) -> Optional[Value]:
+        """``name`` from a project module star-imported in ``scope`` (or an enclosing one)."""
+        while scope is not None:
+            for path in scope.stars:
+                env = self._module_env(path)
+                if env is not None and name in env.env and not name.startswith("_"):
+                    found = env.env[name]
+                    return self.imported(found, depth + 1) if isinstance(found, Imported) and depth < 5 else found
+            scope = scope.parent
+        return None
 
     def _module_env(self, path: str) -> Optional[Scope]:
         """The definitions of a project module, interpreted once per file analysed
@@ -467,7 +482,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             return self.imported(value)
         if value is not None:
             return value
-            return self.imported(value)
+        starred = self._from_star(scope, node.id)
+        if starred is not None:
+            return starred
         qualname = known_names.qualified(node.id)
         if qualname is not None:
             return Ref(qualname)

@@ -25,6 +25,7 @@ class Scope:
         self.parent = parent
         self.globals: set = set()
         self.returns: Optional[Value] = None
+        self.stars: list = []  # project modules star-imported here (their files)
 
     def lookup(self, name: str) -> Optional[Value]:
         scope = self
