@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from .analysis import analyze
 from .analysis.facts import Span
 from .findings import Finding, Location, Related
+from .recover import MAX_SKIPPED_LINES, neutralise
 from .ruleset import Context, Rule
 from .sources import Source, SourceError, decode, read_source
 from .suppress import file_is_suppressed, suppressed
@@ -68,8 +69,6 @@ _PY2_LINE = re.compile(
 # Nesting deeper than the default recursion limit allows is retried on a thread with a
 # large stack and a higher limit; deeper still, the file is reported as LL000.
 DEEP_RECURSION_LIMIT = 12_000
-# A script with more bad lines than this is reported as unparsable as a whole.
-MAX_SKIPPED_LINES = 20
 DEEP_STACK_SIZE = 512 * 1024 * 1024
 
 
@@ -126,36 +125,14 @@ def parse(source: Source, path: str) -> tuple:
 
 
 def _skip_line(text: str, lineno, reason: str, errors: list) -> str:
-    """Neutralise the line of a syntax error in a script, keeping every line number.
-
-    One pasted shell command or Python 2 ``print`` must not hide the rest of the file:
-    the line becomes ``pass`` at its indentation (then, if the parser still stops
-    there, an empty line); a line that still fails, or too many bad lines, make the
-    whole file unparsable.
-    """
-    lines = text.split("\n")
-    if not lineno or lineno > len(lines) or len(errors) >= MAX_SKIPPED_LINES:
-        raise SourceError(reason, lineno) from None
-    bad = lines[lineno - 1]
-    indent = bad[: len(bad) - len(bad.lstrip())]
-    neutral = _neutral(bad.strip())
-    if bad.strip() and bad.strip() != neutral:
-        lines[lineno - 1] = indent + neutral
-    elif bad:
-        lines[lineno - 1] = ""
-    else:
+    """Neutralise the line of a syntax error in a script (recover.py); a line that still
+    fails, or too many bad lines, make the whole file unparsable."""
+    fixed = neutralise(text, lineno) if len(errors) < MAX_SKIPPED_LINES else None
+    if fixed is None:
         raise SourceError(reason, lineno) from None
     if not any(e.line == lineno for e in errors):
         errors.append(SourceError(reason + SKIPPED_SUFFIXES[0], lineno))
-    return "\n".join(lines)
-
-
-def _neutral(statement: str) -> str:
-    """A statement of the same shape that parses: block headers stay block headers."""
-    if not statement.endswith(":") or statement.startswith("#"):
-        return "pass"
-    keyword = statement.split(None, 1)[0].rstrip(":")
-    return {"except": "except:", "elif": "elif True:", "else": "else:", "finally": "finally:"}.get(keyword, "if True:")
+    return fixed
 
 
 def _syntax_reason(err: SyntaxError, text: str) -> str:

@@ -94,3 +94,23 @@ def test_unreadable_and_cyclic_modules_degrade_to_unknown_calls(tmp_path):
     run = lint_paths([str(tmp_path / "main.py")], isolated=True, jobs=1)
     assert not run.internal and not run.errors
     assert _found(run) == [("main.py", 9, "LL101")]
+
+
+def test_helper_module_with_bad_lines_is_still_followed(tmp_path):
+    """A Python 2 line at the top of a helper module is skipped as in a script; a helper
+    whose own body does not parse is dropped (its calls keep their rows), never followed
+    with a body its author did not write."""
+    (tmp_path / "helpers.py").write_text(
+        "from sklearn.preprocessing import StandardScaler\n\nprint 'loading helpers'\n\n"
+        "def scale_all(X):\n    return StandardScaler().fit_transform(X)\n"
+    )
+    (tmp_path / "broken.py").write_text("from sklearn.decomposition import PCA\n\ndef reduce(X):\n    return PCA(5).fit_transform(X\n")
+    (tmp_path / "train.py").write_text(
+        "import numpy as np\nfrom sklearn.model_selection import train_test_split\n"
+        "from helpers import scale_all\nfrom broken import reduce\n\n"
+        "X = scale_all(np.load('X.npy'))\nX = reduce(X)\na, b = train_test_split(X)\n"
+    )
+    run = lint_paths([str(tmp_path / "train.py")], isolated=True, jobs=1)
+    assert not run.internal and not run.errors
+    assert _found(run) == [("train.py", 6, "LL101")]
+    assert any(r.path is not None and r.path.endswith("helpers.py") and r.location.line == 6 for r in run.findings[0].related)

@@ -18,6 +18,7 @@ import warnings
 from functools import lru_cache
 from typing import Optional
 
+from ..recover import MAX_SKIPPED_LINES, neutralise
 from . import libraries as lib
 
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -86,14 +87,40 @@ def _parse(path: str, _mtime: int, size: int) -> Optional[tuple]:
     try:
         with open(path, "rb") as handle:
             raw = handle.read()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(raw, filename=path)
-    except (OSError, SyntaxError, ValueError, MemoryError, RecursionError):
+        tree = _parse_recovering(raw.decode("utf-8"), path)
+    except (OSError, UnicodeDecodeError, ValueError, MemoryError, RecursionError):
+        return None
+    if tree is None:
         return None
     for node in ast.walk(tree):
         setattr(node, PATH_ATTRIBUTE, path)
     return tree, digest(raw)
+
+
+def _parse_recovering(text: str, path: str) -> Optional[ast.Module]:
+    """Parse a helper module as a script is parsed: a few bad lines (a Python 2 ``print``)
+    are neutralised rather than losing the module's helpers. A function or class holding
+    a neutralised line is dropped (its calls stay unknown calls): its body is not the
+    code its author wrote."""
+    bad = set()
+    for _ in range(MAX_SKIPPED_LINES + 1):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text, filename=path)
+        except SyntaxError as err:
+            bad.add(err.lineno)
+            text = neutralise(text, err.lineno)
+            if text is None:
+                return None
+            continue
+        tree.body = [
+            stmt for stmt in tree.body
+            if not (isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                    and any(stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno) for line in bad))
+        ]
+        return tree
+    return None
 
 
 def digest(raw: bytes) -> str:
