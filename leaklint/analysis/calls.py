@@ -51,6 +51,7 @@ from .values import (
     as_data,
     merge_data,
     select_columns,
+    texts_of,
 )
 
 
@@ -535,9 +536,7 @@ class CallsMixin:
             if ordered is not None:
                 return ordered
         if method == "drop" and data.rows and (data.by_column or data.dated):
-            dropped = as_data(kwargs.get("columns", UNKNOWN)).texts | {
-                t for item in getattr(kwargs.get("columns"), "items", ()) for t in as_data(item).texts
-            }
+            dropped = texts_of(kwargs.get("columns", UNKNOWN))
             if dropped:
                 keep = [c for c, _ in data.by_column + data.dated if c not in dropped]
                 return self.derive([select_columns(data, keep)] + args, node)
@@ -555,8 +554,7 @@ class CallsMixin:
 
     def _ordered_by_dates(self, data: Data, method, args, kwargs, node) -> Optional[Data]:
         """``df.sort_values("date")`` / ``df.set_index("date")``: the parsed dates now order the rows."""
-        key = args[0] if args else kwargs.get("by", kwargs.get("keys", UNKNOWN))
-        names = as_data(key).texts | {t for item in getattr(key, "items", ()) for t in as_data(item).texts}
+        names = texts_of(args[0] if args else kwargs.get("by", kwargs.get("keys", UNKNOWN)))
         for column, mark in data.dated:
             if column in names:
                 verb = "indexed" if method == "set_index" else "sorted"

@@ -257,6 +257,13 @@ def _union(a: tuple, b: tuple) -> tuple:
     return a + tuple(item for item in b if item[0] not in known)
 
 
+def texts_of(value) -> frozenset:
+    """The string constants a value or the items of a list of them may be (``"date"``,
+    ``["a", "b"]``): column names given to a method."""
+    items = value.items if isinstance(value, Seq) else (value,)
+    return frozenset(t for item in items for t in as_data(item).texts)
+
+
 def select_columns(data: Data, columns) -> Data:
     """``df[["a", "b"]]``: what lives only in other columns is left behind."""
     wanted = set(columns)
@@ -291,4 +298,5 @@ def set_column(frame: Data, column: Optional[str], value: "Data") -> Data:
         scores=frame.scores | value.scores,
         by_column=by_column,
         dated=dated,
+        element=frame.element,
     )
