@@ -278,22 +278,21 @@ def select_columns(data: Data, columns) -> Data:
 
 
 def set_column(frame: Data, column: Optional[str], value: "Data") -> Data:
-    """``df[column] = value``: the frame now holds what the value holds, in that column.
+    """``df[column] = value``: the frame now holds what the value holds, in that column,
+    and no longer what that column held before (a column overwritten in a later cell).
 
     Parsed dates put in a column do not order the rows; they are kept as a dated column.
     """
-    new_ids = value.learned - frame.learned
-    by_column, dated, time = frame.by_column, frame.dated, frame.time or value.time
+    learned, by_column, dated, time = frame.learned, frame.by_column, frame.dated, frame.time or value.time
     if column is not None:
-        if new_ids:
-            by_column = tuple(i for i in by_column if i[0] != column) + (
-                (column, new_ids | dict(by_column).get(column, frozenset())),
-            )
+        learned = learned - dict(by_column).get(column, frozenset())
+        only_here = value.learned - learned
+        by_column = tuple(i for i in by_column if i[0] != column) + (((column, only_here),) if only_here else ())
         if value.time is not None and value.time.date and frame.time is None:
             dated, time = _union(dated, ((column, value.time),)), None
     return Data(
         rows=frame.rows,
-        learned=frame.learned | value.learned,
+        learned=learned | value.learned,
         time=time,
         scores=frame.scores | value.scores,
         by_column=by_column,
