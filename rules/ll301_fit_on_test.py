@@ -56,6 +56,7 @@ FunctionTransformer, Normalizer) and vocabulary-only encoders are not reported.
 - The seeds' note on preprocessing inside each fold: "Recalculating the mean or
   standard deviation on the held-out fold" is the first common mistake.
 """
+from leaklint.analysis.facts import disjoint_rows
 from leaklint.ruleset import learn_hit, short
 
 CODE = "LL301"
@@ -152,7 +153,7 @@ def _held_out_by_their_score(ctx) -> list:
         if not evaluation.scored or not evaluation.rows or any(r.side is not None and r.side.held_out for r in evaluation.rows):
             continue  # (a held-out side of a split is the main check's business)
         fit_rows = {r for i in evaluation.fits if i in ctx.facts.learns for r in ctx.facts.learns[i].rows}
-        if not fit_rows or not _disjoint(fit_rows, evaluation.rows):
+        if not fit_rows or not disjoint_rows(fit_rows, evaluation.rows):
             continue
         for learn_id in sorted(evaluation.learned):
             event = ctx.facts.learns[learn_id]
@@ -161,9 +162,7 @@ def _held_out_by_their_score(ctx) -> list:
                 continue
             if event.rows <= evaluation.rows:
                 rows = "the held-out rows"
-            elif evaluation.rows < event.rows and not _disjoint(event.rows - evaluation.rows, evaluation.rows):
-                continue
-            elif evaluation.rows < event.rows:
+            elif evaluation.rows < event.rows and disjoint_rows(event.rows - evaluation.rows, evaluation.rows):
                 rows = "rows that include the held-out rows"  # concat([train, test]) before re-separating them
             else:
                 continue
@@ -176,14 +175,6 @@ def _held_out_by_their_score(ctx) -> list:
             related = ((evaluation.span, f"{evaluation.data} is scored here by a model fitted on other rows"),)
             hits.append(learn_hit(event, message, related, dict(event.procedure), ctx))
     return hits
-
-
-def _disjoint(fitted: set, scored: frozenset) -> bool:
-    """No scored row can be a fitted row: other datasets, or other parts of one split
-    (a model fitted on the first split's training side, scored on a part of its rest)."""
-    return not any(
-        a.root == b.root and (a.side is None or b.side is None or a.side == b.side) for a in fitted for b in scored
-    )
 
 
 def check(ctx):

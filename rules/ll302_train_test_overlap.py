@@ -53,6 +53,7 @@ calls. A model saved and reloaded is not followed.
 - Kapoor and Narayanan, Leakage and the reproducibility crisis in ML-based science, 2023
   (overlap between training and test data).
 """
+from leaklint.analysis.facts import disjoint_rows
 from leaklint.ruleset import Hit, learn_hit, overlaps, short
 
 CODE = "LL302"
@@ -94,13 +95,6 @@ def _model_fit(event, ctx) -> bool:
     return event.kind == "fit" and event.qualname in ctx.catalog and event.has_labels
 
 
-def _other_rows(fitted, scored) -> bool:
-    """Scored rows none of which the model was fitted on (another file, another side)."""
-    return bool(fitted) and bool(scored) and not any(
-        a.root == b.root and (a.side is None or b.side is None or a.side == b.side) for a in fitted for b in scored
-    )
-
-
 def _resubstitution(ctx, reported) -> list:
     """A model scored on the very rows it was fitted on, or on all rows after a split
     (training rows included), with no held-out score of that model beside it: the number
@@ -110,7 +104,8 @@ def _resubstitution(ctx, reported) -> list:
     held_out_scored = {  # models also scored on rows they did not learn from
         fit_id for ev in facts.evaluations if ev.scored
         for fit_id in ev.fits
-        if any(r.side is not None and r.side.held_out for r in ev.rows) or _other_rows(facts.learns[fit_id].rows, ev.rows)
+        if any(r.side is not None and r.side.held_out for r in ev.rows)
+        or (ev.rows and facts.learns[fit_id].rows and disjoint_rows(facts.learns[fit_id].rows, ev.rows))
     }
     cross_validated = {r.root for split in facts.splits.values() if split.kind == "cv" for r in split.rows}
     held_out = {ev.id for ev in facts.evaluations if ev.scored and any(r.side is not None and r.side.held_out for r in ev.rows)}

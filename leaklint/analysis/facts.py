@@ -166,3 +166,11 @@ def saw_held_out(learned: frozenset, split: "SplitEvent") -> bool:
     held = any(r.side.split == split.id and r.side.held_out for r in mine)
     other = any(not (r.side.split == split.id and r.side.held_out) for r in mine)
     return held and other
+
+
+def disjoint_rows(fitted, scored) -> bool:
+    """No scored row can be a fitted row: other datasets, or other parts of one split
+    (a model fitted on the first split's training side, scored on a part of its rest)."""
+    return not any(
+        a.root == b.root and (a.side is None or b.side is None or a.side == b.side) for a in fitted for b in scored
+    )
