@@ -21,7 +21,9 @@ from .suppress import file_is_suppressed, suppressed
 # Every rule needs a split, a cross-validation, a search or a score; a file that names
 # none cannot leak, and is not parsed. A positional split (``X[:n]`` and ``X[n:]``)
 # names nothing, so a file with a fit and a head slice is kept too, and so is a file
-# with a fit and a score (held-out rows loaded from their own file).
+# with a fit and a score or a prediction (held-out rows loaded from their own file, a
+# look-ahead feature judged on later rows), and so is a native boosting ``train`` whose
+# model predicts.
 SCREEN = re.compile(
     rb"train_test_split|random_split|cross_val|cross_validate|Fold\b|Fold\(|Split\b|Split\(|LeaveOne|LeaveP"
     rb"|SearchCV|_curve\b|permutation_test_score|\.split\(\s*[A-Za-z_]|\.cv\(|sample\(\s*frac|validation_split"
@@ -30,7 +32,7 @@ FIT_CALL = re.compile(rb"\.fit\w*\(")
 HEAD_SLICE = re.compile(rb"\[\s*0?\s*:\s*[A-Za-z_(\"']")
 # Any ``[:bound`` or ``[0:bound``: the analysis pairs such slices into positional splits.
 ANY_HEAD_SLICE = re.compile(r"\[\s*0?\s*:\s*[^\s\],:]")
-_SCORES = (b".score(", b"_score(", b"_error(")
+_SCORES = (b".score(", b"_score(", b"_error(", b".predict", b".evaluate(")
 # One of these is in every SCREEN match (tests/test_properties.py checks it).
 _NEEDLES = (b"split", b"Split", b"cross_val", b"Fold", b"LeaveOne", b"LeaveP", b"SearchCV", b"_curve",
             b"permutation_test_score", b".cv(", b"sample(")
@@ -41,6 +43,8 @@ def may_leak(text: bytes) -> bool:
     # Substring tests (memchr-fast) rule most files out before the regexes run; every
     # SCREEN match contains one of _NEEDLES and every FIT_CALL match contains ".fit".
     if any(needle in text for needle in _NEEDLES) and SCREEN.search(text) is not None:
+        return True
+    if b".train(" in text and b".predict" in text:
         return True
     if b".fit" not in text or FIT_CALL.search(text) is None:
         return False

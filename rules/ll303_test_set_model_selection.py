@@ -53,6 +53,7 @@ in the same file (assumed to be the final test).
 - Cawley and Talbot, On over-fitting in model selection and subsequent selection bias
   in performance evaluation, JMLR 11, 2010.
 """
+from leaklint.analysis.facts import disjoint_rows
 from leaklint.ruleset import Hit
 
 CODE = "LL303"
@@ -85,8 +86,8 @@ def check(ctx):
         candidates = [e for e in chosen if e.in_loop or e.id in facts.looped_scores]
         if not splits or not (candidates or len({e.fits for e in chosen}) > 1):
             continue
-        if set(scored_splits) - splits:
-            continue  # another held-out split judges the winner: this one validated
+        if set(scored_splits) - splits or _judged_elsewhere(chosen, facts):
+            continue  # other held-out rows judge the winner: these ones validated
         split = facts.splits[min(splits)]
         first = chosen[0]
         message = (
@@ -96,3 +97,17 @@ def check(ctx):
         related = ((first.span, f"candidates are scored on {first.data}"), (split.span, "the held-out rows come from this split"))
         hits.append(Hit(choice.span, message, related, {}))
     return hits
+
+
+def _judged_elsewhere(chosen, facts) -> bool:
+    """After the choice, a model is scored on rows that are neither the rows it chose by
+    nor rows it was fitted on (a test set loaded on its own)."""
+    last = max(e.id for e in chosen)
+    chosen_rows = frozenset().union(*(e.rows for e in chosen))
+    for evaluation in facts.evaluations:
+        if evaluation.id <= last or not evaluation.scored or not evaluation.rows:
+            continue
+        fitted = frozenset().union(*(facts.learns[f].rows for f in evaluation.fits if f in facts.learns))
+        if disjoint_rows(chosen_rows, evaluation.rows) and disjoint_rows(fitted, evaluation.rows):
+            return True
+    return False

@@ -216,12 +216,16 @@ def test_order_of_files_and_jobs_do_not_change_the_output(tmp_path_factory, prog
 def _reference_screen(text: bytes) -> bool:
     if engine.SCREEN.search(text) is not None:
         return True
+    if re.search(rb"\.train\(", text) and re.search(rb"\.predict", text):
+        return True
     if engine.FIT_CALL.search(text) is None:
         return False
-    return engine.HEAD_SLICE.search(text) is not None or re.search(rb"\.score\(|_score\(|_error\(", text) is not None
+    return engine.HEAD_SLICE.search(text) is not None or re.search(
+        rb"\.score\(|_score\(|_error\(|\.predict|\.evaluate\(", text
+    ) is not None
 
 
-FRAGMENTS = [".score(", "accuracy_score(", "mean_squared_error(", "_score", "train_test_split", "cross_val", "KFold", "Fold(", "GroupKFold ", "ShuffleSplit", "Split(", "LeaveOneOut",
+FRAGMENTS = [".score(", ".predict(", ".evaluate(", ".train(", "accuracy_score(", "mean_squared_error(", "_score", "train_test_split", "cross_val", "KFold", "Fold(", "GroupKFold ", "ShuffleSplit", "Split(", "LeaveOneOut",
              "LeavePGroupsOut", "GridSearchCV", "learning_curve", "validation_curve ", "permutation_test_score",
              ".split(X", ".split( df", ".split()", "str.split(','", ".fit(", ".fit_transform(", ".fitted", "[:n]",
              "[0:len", "[ : (", "[:10]", "[:'2020'", ".cv(", "sample(frac", "sample( frac", "validation_split", "split", "Split", "_curve", "Leave", "SearchC", " ", "\n", "x", "(", ")",

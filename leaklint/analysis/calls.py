@@ -20,11 +20,14 @@ from .syntax import (
     aggregated_columns,
     aggregates_values,
     const_str,
+    entity_column,
+    groupby_keys,
     groupby_root,
     keyword_fraction,
     keyword_node,
     keyword_true,
     lambda_is_aggregate,
+    negative,
     span_of,
     step_names,
     text_of,
@@ -71,6 +74,24 @@ def _per_element(method, data: Data, node) -> bool:
     return (isinstance(axis, ast.Constant) and axis.value in (1, "columns")) or data.column is not None
 
 
+def _reads_ahead(method, node) -> Optional[str]:
+    """What a data method reads from the rows after each row, if it does: a negative
+    shift, a centred window, a backward fill, an interpolation between neighbours."""
+    if method in ("shift", "pct_change", "diff"):
+        periods = node.args[0] if node.args else keyword_node(node, "periods")
+        return f"{method}({text_of(periods)})" if periods is not None and negative(periods) else None
+    if method == "rolling" and keyword_true(node, "center"):
+        return "rolling(..., center=True)"
+    if method in lib.BACKWARD_FILLS:
+        return f"{method}()"
+    if method == "fillna" and const_str(keyword_node(node, "method")) in lib.BACKWARD_FILLS:
+        return f'fillna(method="{const_str(keyword_node(node, "method"))}")'
+    if method == "interpolate":
+        how = const_str(keyword_node(node, "method")) or const_str(node.args[0] if node.args else None)
+        return None if how in lib.FORWARD_FILL_METHODS else "interpolate()"
+    return None
+
+
 def _drawn_to_a_size(node, args, kwargs) -> bool:
     """``sample(n)`` with ``n`` the size of other rows (``len(fraud)``), not a literal
     and not a fraction: undersampling, when the rows sampled are one class."""
@@ -90,6 +111,8 @@ class CallsMixin:
             if isinstance(receiver, ModuleRef):
                 return self._call_value(self.module_attribute(receiver, func.attr), node, scope)
             args, kwargs = self._arguments(node, scope)
+            if func.attr in lib.REPORT_METHODS:
+                self._report(args + list(kwargs.values()), node, "stored" if func.attr in ("append", "extend") else "logged")
             if isinstance(receiver, Data) and func.attr in lib.FIT_METHODS and receiver.grouped is None:
                 # mylib.RobustZ().fit(X) is an estimator of that class; filler.fit_transform(X)
                 # on a parameter or an unknown call's result still learns from its rows
@@ -106,7 +129,7 @@ class CallsMixin:
                 with self._site(node, args, kwargs, foreign=hasattr(receiver.cls.node, PATH_ATTRIBUTE)):
                     return self._call_method(receiver, func.attr, args, kwargs)
             result = self.method_call(receiver, func.attr, args, kwargs, node, scope)
-            if isinstance(receiver, Estimator) and func.attr in lib.FIT_METHODS:
+            if isinstance(receiver, Estimator) and (func.attr in lib.FIT_METHODS or func.attr == "optimize"):
                 self._rebind(func.value, self._last_fitted, scope)
             elif isinstance(receiver, Data) and self._is_inplace(func.attr, node):
                 if isinstance(func.value, ast.Subscript):
@@ -114,6 +137,9 @@ class CallsMixin:
                 else:
                     self._rebind(func.value, result, scope)
             elif isinstance(receiver, (Seq, Data)) and func.attr in lib.COLLECTING_METHODS:
+                if self._entity_loops:  # recordings collected for each subject
+                    name, loop = self._entity_loops[-1]
+                    self._entity_repeats(merge_data(args).rows, name, loop, f"rows read for each {name!r} in a loop")
                 self._rebind(func.value, replace(merge_data([receiver] + args), element=False), scope)
             return result
         return self._call_value(self.ev(func, scope), node, scope)
@@ -135,6 +161,10 @@ class CallsMixin:
             with self._site(node, args, kwargs, foreign=hasattr(callee.node, PATH_ATTRIBUTE)):
                 self._call_method(instance, "__init__", args, kwargs)
             return instance
+        if isinstance(func, ast.Name) and func.id in lib.REPORT_FUNCTIONS:
+            self._report(args, node, "printed")
+        if isinstance(func, ast.Name) and func.id == "set" and args:
+            return replace(as_data(args[0]), distinct=True)
         if isinstance(func, ast.Name) and func.id in lib.CHOOSING_BUILTINS:
             self._choice(args + list(kwargs.values()), node, keyed=keyword_node(node, "key") is not None)
         if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
@@ -332,8 +362,21 @@ class CallsMixin:
         if key in lib.NATIVE_TRAIN and len(args) > 1:
             # lgb.train(params, train_set) / xgb.train(params, dtrain): a model fitted on the set
             booster = Estimator(qualname, node)
-            event, _, _ = self.fit(booster, "train", [args[1], UNKNOWN], {}, node, x_node=node.args[1])
+            watched = {k: v for k, v in kwargs.items() if k in lib.EVAL_KEYWORDS or k == "callbacks"}
+            event, _, _ = self.fit(booster, "train", [args[1], UNKNOWN], watched, node, x_node=node.args[1])
             return replace(booster, fits=frozenset({event.id}))
+        if key in lib.STUDY_FACTORIES:
+            return Estimator(lib.STUDY, node)
+        if key in lib.EARLY_STOPPING_CALLBACKS:
+            return Estimator(qualname, node)
+        if root in ("logging", "mlflow", "wandb") and (name in lib.REPORT_METHODS or name.startswith("log")):
+            self._report(args + list(kwargs.values()), node, "logged")
+        if key == ("pandas", "merge_asof") and args:
+            return self._merge_asof(node, args, kwargs)
+        if key == ("pandas", "merge") and len(args) > 1:
+            self._merge_evidence(as_data(args[0]), as_data(args[1]), node)
+        if root == "numpy" and name == "unique" and args:
+            return replace(as_data(args[0]), distinct=True, column=None)
         if root == "mlflow" and name in ("log_metric", "log_metrics"):
             self._logged = self._logged | merge_data(args + list(kwargs.values())).scores
         if root == "mlflow" and name == "search_runs" and keyword_node(node, "order_by") is not None:
@@ -344,6 +387,7 @@ class CallsMixin:
             self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
         if root == "sklearn" and ".metrics" in qualname:
             scores = merge_data(args + list(kwargs.values())).scores
+            self.facts.metric_rows.append((self.new_id(), merge_data(args + list(kwargs.values())).rows))
             self._mark_scored(scores)
             if self._loops:
                 self.facts.looped_scores |= scores
@@ -357,6 +401,33 @@ class CallsMixin:
         if not data.rows and not data.learned and not data.time and not data.scores:
             return Data(rows=self.fresh_rows(), made_by=made_by)
         return replace(self.derive([data], node), made_by=made_by)
+
+    def _merge_asof(self, node, args, kwargs) -> Data:
+        """``pd.merge_asof(left, right, direction="forward")``: each row takes the next
+        right row's values (``"nearest"`` may take the next one too)."""
+        merged = self.derive(args + list(kwargs.values()), node)
+        direction = const_str(keyword_node(node, "direction"))
+        if direction not in ("forward", "nearest") or not merged.rows:
+            return merged
+        right = text_of(node.args[1]) if len(node.args) > 1 else "the right frame"
+        ahead = self._look_ahead(
+            as_data(args[0]), f'pd.merge_asof(direction="{direction}")', node, column=f"<columns of {right}>"
+        )
+        return replace(merged, learned=merged.learned | {ahead})
+
+    def _merge_evidence(self, left: Data, right: Data, node) -> None:
+        """A many-to-one merge onto an entity's table: the many side has several rows per entity."""
+        on = keyword_node(node, "on") or keyword_node(node, "left_on")
+        names = [const_str(on)] if const_str(on) else [const_str(e) for e in getattr(on, "elts", [])]
+        entities = [n for n in names if entity_column(n)]
+        if not entities:
+            return
+        # which side repeats is only known when the merge says so
+        validate = const_str(keyword_node(node, "validate"))
+        if validate in ("m:1", "many_to_one"):
+            self._entity_repeats(left.rows, entities[0], node, f"a many-to-one merge on {entities[0]!r}")
+        elif validate in ("1:m", "one_to_many"):
+            self._entity_repeats(right.rows, entities[0], node, f"a one-to-many merge on {entities[0]!r}")
 
     def _held_data(self, value) -> Data:
         """The rows an object holds: a Dataset subclass of the file keeps them in attributes."""
@@ -439,11 +510,14 @@ class CallsMixin:
     def _estimator_method(self, est: Estimator, method, args, kwargs, node, scope) -> Value:
         if method == "split" and est.shuffled is not None:
             return self._folds(est, args, kwargs, node)
+        if method == "optimize" and est.qualname == lib.STUDY and args and isinstance(args[0], Function):
+            return self._optimize(est, args[0], node)
         if method in lib.FIT_METHODS:
             event, data, y_data = self.fit(est, method, args, kwargs, node)
             fitted = replace(est, fits=frozenset({event.id}))
             self._last_fitted = fitted
             if lib.lib_key(est.qualname) in lib.SEARCH_CLASSES:
+                self._searches[event.id] = span_of(est.node) if est.node is not None else None
                 self._search(est, data, y_data, node, scope)
             if method == "fit":
                 return fitted
@@ -479,7 +553,27 @@ class CallsMixin:
         data = merge_data(args)
         return replace(data, learned=data.learned | est.fits)
 
+    def _optimize(self, study: Estimator, objective: Function, node) -> Estimator:
+        """``study.optimize(objective, n_trials=50)``: the objective runs once here with an
+        unknown trial; the rows it fits and scores on are the rows the study tuned on."""
+        before = len(self.facts.sinks)
+        with self._site(node, [], {}):
+            self._call_function(objective, [UNKNOWN], {})
+        rows = merge_data([Data(rows=sink.rows) for sink in self.facts.sinks[before:]])
+        event = self._learn("search", lib.STUDY, node, rows, node.func.value)
+        self._searches[event.id] = span_of(study.node) if study.node is not None else None
+        tuned = replace(study, fits=frozenset({event.id}))
+        self._last_fitted = tuned
+        return tuned
+
     def _data_method(self, data: Data, method, args, kwargs, node, scope) -> Value:
+        result = self._data_method_inner(data, method, args, kwargs, node, scope)
+        reason = _reads_ahead(method, node) if data.rows and data.grouped is None else None
+        if reason is not None and isinstance(result, Data):
+            return replace(result, learned=result.learned | {self._look_ahead(data, reason, node)})
+        return result
+
+    def _data_method_inner(self, data: Data, method, args, kwargs, node, scope) -> Value:
         if method == "format" and data.texts:
             self._note_score_label([data] + args + list(kwargs.values()))
         if method == "split" and data.made_by is not None and args and as_data(args[0]).rows:
@@ -490,15 +584,28 @@ class CallsMixin:
             self._choice([data], node)
         if data.grouped is not None:
             return self._group_method(data, method, args, node, scope)
+        if method in ("value_counts", "nunique", "duplicated") and data.rows:
+            names = [data.column] + sorted(texts_of(args[0] if args else kwargs.get("subset", UNKNOWN)))
+            entity = next((n for n in names if entity_column(n)), None)
+            if entity is not None:
+                self._entity_repeats(data.rows, entity, node, f"{method}() of {entity!r}")
+            if method == "value_counts":
+                return replace(self.derive([data], node), distinct=True, column=None)
+        if method in ("unique", "drop_duplicates") and (method == "unique" or args or "subset" in kwargs):
+            return replace(self.derive([data] + args, node), distinct=True)
+        if method == "merge" and args:
+            self._merge_evidence(data, as_data(args[0]), node)
         if method == "groupby":
-            return replace(data, grouped=(None,), column=None)
+            return replace(data, grouped=(None,) + tuple(groupby_keys(node)), column=None)
         if data.window:
             return replace(data, window=False)
         if method in lib.FRAME_STATS and data.rows:
             return self._statistic(method, data, node, axis_position=0)
         if method in lib.TIME_METHODS:
             derived = self.derive([data] + args, node)
-            time = derived.time or TimeMark(node.lineno, lib.TIME_METHODS[method], path=_path_of(node))
+            time = derived.time
+            if _reads_ahead(method, node) is None:  # a look-ahead does not show the rows' order
+                time = time or TimeMark(node.lineno, lib.TIME_METHODS[method], path=_path_of(node))
             return replace(derived, time=time, window=method in lib.WINDOW_METHODS)
         if method in ("pipe", "apply", "transform", "agg", "aggregate") and args and isinstance(args[0], Function) and data.rows:
             # df.pipe(helper, cols) / df.apply(zscore): the function runs on the frame
@@ -550,7 +657,11 @@ class CallsMixin:
             return replace(data, indexer=False)
         # sizes and seeds (df.sample(n=n_min)) choose rows; they are not values of the rows
         values = [v for k, v in kwargs.items() if k not in lib.SETTING_KEYWORDS]
-        return self.derive([data] + args + values, node)
+        derived = self.derive([data] + args + values, node)
+        if data.by_column and not any(as_data(v).learned for v in args + values):
+            # df.dropna() / df.iloc[:-1].fillna(0): what lives in one column still lives there
+            derived = replace(derived, by_column=data.by_column)
+        return derived
 
     def _ordered_by_dates(self, data: Data, method, args, kwargs, node) -> Optional[Data]:
         """``df.sort_values("date")`` / ``df.set_index("date")``: the parsed dates now order the rows."""
@@ -600,6 +711,13 @@ class CallsMixin:
         a lambda is followed like any other code (a fill with each group's median is a
         statistic, a shifted rolling mean is a lag feature)."""
         base = replace(data, grouped=None, column=None)
+        keys = [k for k in data.grouped[1:] if entity_column(k)]
+        if keys and data.rows:
+            self._entity_repeats(data.rows, keys[0], node, f"per-{keys[0]} groupby(...).{method}()")
+        reason = _reads_ahead(method, node)
+        if reason is not None and data.rows:
+            ahead = self._look_ahead(data, f"per-group {reason}", node)
+            return replace(base, rows=data.rows, learned=data.learned | {ahead}, window=method in lib.WINDOW_METHODS)
         rows = data.rows if method == "transform" else frozenset()
         func = node.args[0] if node.args else None
         if isinstance(func, ast.Lambda) and data.rows and not lambda_is_aggregate(func):

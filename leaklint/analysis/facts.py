@@ -50,6 +50,7 @@ class LearnEvent:
     # same rows: the person reading the scores carried what it learned.
     typed: Optional[Span] = None
     overwrites: bool = False  # its output replaced the rows it learned from (X_test = s.fit_transform(X_test))
+    time: Optional[TimeMark] = None  # the rows it learned from were already shown to be time-ordered
 
     @property
     def reported(self) -> Span:
@@ -96,6 +97,7 @@ class SplitEvent:
     # nothing in the file shows what its sides are for (the model may be elsewhere).
     use: str = "unknown"
     reached: frozenset = frozenset()  # ids of LearnEvents that reached a model through its rows
+    distinct: bool = False  # what was split holds one row per value (unique ids), not entities' rows
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,45 @@ class Choice:
     evaluations: frozenset
 
 
+@dataclass(frozen=True)
+class Training:
+    """A model fitted with labels (or cross-validated): what reached its features and its labels."""
+
+    span: Span
+    features: frozenset  # ids of LearnEvents in the features
+    labels: frozenset  # ids of LearnEvents in the labels
+    time: Optional[TimeMark]  # the features are time-ordered (shown before or after)
+
+
+@dataclass(frozen=True)
+class Repeats:
+    """The code shows that an entity (patient, user, ...) has several rows of a dataset."""
+
+    column: str
+    span: Span
+    reason: str
+
+
+@dataclass(frozen=True)
+class EarlyStop:
+    """A fit whose stopping point or kept checkpoint is chosen on ``rows``."""
+
+    fit: int  # the LearnEvent of the fit
+    span: Span
+    rows: frozenset  # the rows of the eval set / validation data
+    how: str  # "early stopping on eval_set", ...
+
+
+@dataclass(frozen=True)
+class TuningReport:
+    """A search's best cross-validated score shown as a result (printed, logged, returned, stored)."""
+
+    search: int  # the LearnEvent of the search's fit
+    span: Span
+    how: str  # "printed", "returned", ...
+    built: Optional[Span]  # where the search was built
+
+
 @dataclass
 class Facts:
     learns: dict = field(default_factory=dict)  # id -> LearnEvent
@@ -143,6 +184,13 @@ class Facts:
     label_columns: set = field(default_factory=set)
     sinks: list = field(default_factory=list)  # Sink: what models were fitted or scored on
     depends: dict = field(default_factory=dict)  # project module path -> content digest, as followed
+    trainings: list = field(default_factory=list)  # Training
+    repeats: dict = field(default_factory=dict)  # dataset root -> Repeats
+    early_stops: list = field(default_factory=list)  # EarlyStop
+    tuning_reports: list = field(default_factory=list)  # TuningReport
+    nested: set = field(default_factory=set)  # Spans where searches were built that were cross-validated whole
+    label_learned: set = field(default_factory=set)  # LearnEvent ids that reached some labels (y)
+    metric_rows: list = field(default_factory=list)  # (order, rows) of each metric function's call
 
 
 @dataclass(frozen=True)

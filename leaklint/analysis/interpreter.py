@@ -22,7 +22,7 @@ from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .slices import positional_sides
-from .syntax import const_str, span_of
+from .syntax import const_str, entity_column, reads_files, span_of
 from .values import (
     UNKNOWN,
     Data,
@@ -78,6 +78,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._logged: frozenset = frozenset()  # scores logged to an experiment tracker
         self._inspected: list = []  # ids of supervised selections whose scores were read
         self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
+        self._searches: dict = {}  # LearnEvent id of a search's fit -> Span where the search was built
+        self._entity_loops: list = []  # (entity name, For node) of loops over entities that read data
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module, head_slices: bool = True) -> Facts:
@@ -112,7 +114,12 @@ class Interpreter(CallsMixin, RecordingMixin):
         return self._ids
 
     def fresh_rows(self) -> frozenset:
-        return frozenset({Rows(self.new_id())})
+        rows = frozenset({Rows(self.new_id())})
+        if self._entity_loops:
+            # read inside ``for subject in subjects``: each entity brings its own rows
+            name, loop = self._entity_loops[-1]
+            self._entity_repeats(rows, name, loop, f"rows read for each {name!r} in a loop")
+        return rows
 
     # ------------------------------------------------------------- statements
     def exec_block(self, body, scope: Scope) -> None:
@@ -249,6 +256,8 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def stmt_Return(self, stmt, scope):
         value = self.ev(stmt.value, scope) if stmt.value is not None else None
+        if value is not None:
+            self._report([value], stmt, "returned")
         scope.returns = join(scope.returns, value) if value is not None else scope.returns
 
     def stmt_Global(self, stmt, scope):
@@ -278,13 +287,26 @@ class Interpreter(CallsMixin, RecordingMixin):
         before = dict(scope.env)
         self.assign(stmt.target, self.iterate(iterable), scope, stmt.iter)
         self._loops += 1
+        entity = isinstance(stmt.target, ast.Name) and entity_column(stmt.target.id) and reads_files(stmt.body)
+        if entity:
+            self._entity_loops.append((stmt.target.id, stmt))
         try:
             self.exec_block(stmt.body, scope)
         finally:
             self._loops -= 1
+            if entity:
+                self._entity_loops.pop()
         self.exec_block(stmt.orelse, scope)
         self._write_back(stmt.target, self._origins.get(id(iterable), ()), scope)
         self._join_into(scope, before)
+
+    def _name_ahead(self, learned, column) -> None:
+        """``df["next_close"] = df["close"].shift(-1)``: the look-ahead now has a column's name
+        (the label, when the model is fitted on that column as ``y``)."""
+        for learn_id in learned:
+            event = self.facts.learns[learn_id]
+            if event.kind == "ahead" and event.column is None and column is not None:
+                event.column = column
 
     def _write_back(self, target, origins, scope) -> None:
         """``for df in [train, test]: df["Age"] = ...`` mutates both frames in place."""
@@ -400,6 +422,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             base_node = base_node.value
         if target is not None:
             self.ev(target.slice, scope)
+            self._report([value], target, "stored")
         if isinstance(base_node, (ast.Name, ast.Attribute)):
             current = self.ev(base_node, scope)
             key = const_str(target.slice) if target is not None else None
@@ -423,6 +446,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             elif isinstance(current, Seq):
                 self.assign(base_node, merge_data([current, value]), scope)
             elif isinstance(current, Data):
+                # df[f"smooth_{w}"] in a loop: a family of feature columns, none of them the label
+                named = key or (f"<{ast.unparse(target.slice)}>" if target is not None and isinstance(target.slice, ast.JoinedStr) else None)
+                self._name_ahead(as_data(value).learned - current.learned, named)
                 merged = set_column(current, key, as_data(value))
                 self._check_applied(merged.learned, current.rows)
                 self.assign(base_node, merged, scope)
@@ -508,12 +534,15 @@ class Interpreter(CallsMixin, RecordingMixin):
         if isinstance(base, Instance):
             return self._heap.get((base.key, attr), UNKNOWN)
         if isinstance(base, Estimator):
+            tuned = self._tuned_attribute(base, attr)
+            if tuned is not None:
+                return tuned
             if attr in lib.SCORE_ATTRIBUTES:
                 self._inspected.extend(base.fits)
             return Data(learned=base.fits)
         if isinstance(base, Data):
             if base.grouped is not None:
-                return replace(base, grouped=(attr,))
+                return replace(base, grouped=(attr,) + base.grouped[1:])
             if attr in lib.METADATA_ATTRIBUTES:
                 return Data(learned=base.learned, size_of=base.rows if attr == "shape" else frozenset())
             if attr == "T" and _per_row_fit(node.value):
@@ -524,6 +553,19 @@ class Interpreter(CallsMixin, RecordingMixin):
                 return replace(select_columns(base, [attr]), column=attr, indexer=False)
             return base
         return UNKNOWN
+
+    @staticmethod
+    def _tuned_attribute(search: Estimator, attr: str) -> Optional[Value]:
+        """``grid.best_score_``, ``study.best_value``, ``study.best_trial.value``: the best
+        cross-validated score of many candidates."""
+        searched = lib.lib_key(search.qualname) in lib.SEARCH_CLASSES and search.qualname.rsplit(".", 1)[-1] != "RFECV"
+        if (searched and attr == "best_score_") or (search.qualname == lib.STUDY and attr == "best_value"):
+            return Data(learned=search.fits, tuning=search.fits)
+        if search.qualname == lib.STUDY and attr == "best_trial":
+            return replace(search, qualname=lib.TRIAL)
+        if search.qualname == lib.TRIAL and attr in ("value", "values"):
+            return Data(learned=search.fits, tuning=search.fits)
+        return None
 
     def ex_Subscript(self, node, scope):
         base = self.ev(node.value, scope)
@@ -547,7 +589,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not isinstance(base, Data):
             return UNKNOWN
         if base.grouped is not None:
-            return replace(base, grouped=(_single_text(key),))
+            return replace(base, grouped=(_single_text(key),) + base.grouped[1:])
         if base.size_of and not base.rows:
             return base  # df.shape[0]
         fold = self._fold_key(key)
@@ -581,6 +623,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             element=base.element or (one and bool(base.rows)),  # X[i] in a loop over i; df[df.id == one_id]
             subset=isinstance(node.slice, (ast.Compare, ast.BoolOp)) or (base.subset and selected is not None),
             rows=base.rows,
+            distinct=base.distinct,
             learned=kept.learned | key_data.learned | typed,
             time=base.time,
             column=column if column is not None else (base.column if base.indexer else None),
@@ -728,7 +771,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         values = [self.ev(part.value, scope) for part in node.values if isinstance(part, ast.FormattedValue)]
         texts = [Data(texts=frozenset({part.value})) for part in node.values if isinstance(part, ast.Constant)]
         self._note_score_label(values + texts)
-        return UNKNOWN
+        return Data(tuning=merge_data(values).tuning)
 
 
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}

@@ -200,3 +200,43 @@ VIEW_METHODS = frozenset(("to_numpy", "astype", "copy", "reshape", "ravel", "fla
 INPLACE_METHODS = frozenset(
     ("fillna", "drop", "dropna", "replace", "sort_values", "sort_index", "set_index", "reset_index", "rename", "clip", "interpolate", "where", "mask")
 )
+
+# Splitters that keep each group (entity) on one side: given ``groups``, no entity leaks.
+GROUP_SPLITTERS = keys(
+    "sklearn.model_selection.GroupKFold",
+    "sklearn.model_selection.GroupShuffleSplit",
+    "sklearn.model_selection.StratifiedGroupKFold",
+    "sklearn.model_selection.LeaveOneGroupOut",
+    "sklearn.model_selection.LeavePGroupsOut",
+)
+
+# Keyword arguments of a fit that hand it rows to watch while it trains.
+EVAL_KEYWORDS = ("eval_set", "validation_data", "evals", "valid_sets")
+# Callbacks that keep the epoch that scored best on the watched rows, with the keyword
+# that must be true for them to do so.
+BEST_KEEPING_CALLBACKS = {
+    ("keras", "EarlyStopping"): "restore_best_weights",
+    ("tensorflow", "EarlyStopping"): "restore_best_weights",
+    ("keras", "ModelCheckpoint"): "save_best_only",
+    ("tensorflow", "ModelCheckpoint"): "save_best_only",
+}
+# Early stopping of the boosting libraries: the model keeps its best iteration on the
+# watched rows (predict uses ``best_iteration``).
+EARLY_STOPPING_CALLBACKS = keys("lightgbm.early_stopping", "xgboost.callback.EarlyStopping")
+
+# Optuna: a study optimises an objective; its best value is the best score of many trials.
+STUDY_FACTORIES = keys("optuna.create_study")
+STUDY = "optuna.study.Study"
+TRIAL = "optuna.trial.FrozenTrial"
+
+# Where a result is shown or kept: a score that reaches one is reported.
+REPORT_FUNCTIONS = frozenset(("print", "display", "pprint"))
+REPORT_METHODS = frozenset(
+    (
+        "info", "debug", "warning", "write", "log", "log_metric", "log_metrics", "append", "extend",
+        "add_scalar", "writerow", "set_postfix", "log_dict",
+    )
+)
+# Look-ahead operations: they read rows after each row.
+BACKWARD_FILLS = frozenset(("bfill", "backfill"))
+FORWARD_FILL_METHODS = frozenset(("pad", "ffill"))

@@ -8,9 +8,21 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import replace
+from typing import Optional
 
 from . import libraries as lib
-from .facts import Choice, Contamination, LearnEvent, Sink, SplitEvent, saw_held_out
+from .facts import (
+    Choice,
+    Contamination,
+    EarlyStop,
+    LearnEvent,
+    Repeats,
+    Sink,
+    SplitEvent,
+    Training,
+    TuningReport,
+    saw_held_out,
+)
 from .specs import CallSpec, to_spec
 from .syntax import (
     keyword_node,
@@ -19,6 +31,7 @@ from .syntax import (
     span_of,
     text_of,
     training_side,
+    truthy_const,
 )
 from .values import (
     UNKNOWN,
@@ -77,6 +90,7 @@ class RecordingMixin:
             rows=data.rows,
             data=handed or text_of(data_node),
             site=site,
+            time=data.time,
             **extra,
         )
         self.facts.learns[event.id] = event
@@ -145,6 +159,11 @@ class RecordingMixin:
             self._note_labels(y_val)
             if method not in lib.RESAMPLE_METHODS:
                 self._sink([data, y_val])
+                self._training(node, data, y_val)
+        watched = next((kwargs[k] for k in lib.EVAL_KEYWORDS if k in kwargs), None)
+        how = self._keeps_best(est, kwargs, node) if watched is not None else None
+        if how:
+            self.facts.early_stops.append(EarlyStop(event.id, span_of(node), as_data(watched).rows, how))
         self._check_applied(data.learned, data.rows)
         if "validation_split" in kwargs and data.rows:
             # Keras holds out the last fraction of the rows it is given for validation
@@ -179,6 +198,37 @@ class RecordingMixin:
         column = as_data(y_val).column
         if column:
             self.facts.label_columns.add(column)
+        self.facts.label_learned |= as_data(y_val).learned
+
+    def _training(self, node, x_val, y_val) -> None:
+        """A model fitted (or cross-validated) with labels: what its features and labels carry."""
+        x, y = as_data(x_val), as_data(y_val)
+        time = x.time or (x.dated[0][1] if x.dated else None)
+        self.facts.trainings.append(Training(span_of(node), x.learned, y.learned, time))
+
+    def _keeps_best(self, est: Estimator, kwargs, node) -> Optional[str]:
+        """How a fit watching rows keeps what scored best on them: early stopping, a best
+        checkpoint, CatBoost's best model; None when it only monitors them."""
+        built = est.node if isinstance(est.node, ast.Call) else None
+        rounds = keyword_node(node, "early_stopping_rounds") or keyword_node(built, "early_stopping_rounds")
+        if rounds is not None and truthy_const(rounds) is not False:
+            return "early stopping"
+        callbacks = kwargs.get("callbacks")
+        for callback in callbacks.items if isinstance(callbacks, Seq) else (callbacks,):
+            if not isinstance(callback, Estimator):
+                continue
+            key = lib.lib_key(callback.qualname)
+            if key in lib.EARLY_STOPPING_CALLBACKS:
+                return "early stopping"
+            needed = lib.BEST_KEEPING_CALLBACKS.get(key)
+            call = callback.node if isinstance(callback.node, ast.Call) else None
+            if needed and truthy_const(keyword_node(call, needed)) is True:
+                return f"{key[1]}({needed}=True)"
+        if lib.lib_key(est.qualname)[0] == "catboost":
+            keep = keyword_node(node, "use_best_model") or keyword_node(built, "use_best_model")
+            if keep is None or truthy_const(keep) is not False:
+                return "CatBoost's best model (use_best_model)"
+        return None
 
     # ------------------------------------------------------- derived data
     def derive(self, inputs, node) -> Data:
@@ -203,6 +253,8 @@ class RecordingMixin:
                     self._contaminate(learn_id, split_id, "applied")
 
     def _contaminate(self, learn_id, split_id, via) -> None:
+        if self.facts.learns[learn_id].kind == "ahead":
+            return  # a look-ahead feature reads later rows; it learns nothing from held-out ones
         fact = Contamination(learn_id, split_id, via)
         seen = self.__dict__.setdefault("_contaminated", set())  # the list test was quadratic
         if fact not in seen:
@@ -224,6 +276,7 @@ class RecordingMixin:
             time=data.time or (data.dated[0][1] if data.dated else None),
             labels=labels,
             procedure=procedure,
+            distinct=data.distinct,
         )
         self.facts.splits[split.id] = split
         return split
@@ -244,8 +297,8 @@ class RecordingMixin:
         data = merge_data(arrays)
         shuffled = self._shuffle_flag(node, position=10**6, default=True)
         labels = as_data(arrays[1]).column if len(arrays) > 1 else None
-        if labels:
-            self.facts.label_columns.add(labels)
+        if len(arrays) > 1:
+            self._note_labels(arrays[1])
         # the split's settings (test_size, shuffle, ...), not the data it split
         settings = tuple(
             (kw.arg, to_spec(kw.value, lambda expr: None)) for kw in node.keywords if kw.arg and kw.arg != "stratify"
@@ -309,6 +362,11 @@ class RecordingMixin:
             self.facts.label_columns.add(labels)
         data = merge_data([x_val, y_val])
         self._sink([data])
+        if y_val is not None:
+            self._note_labels(y_val)
+            self._training(node, x_val, y_val)
+        if isinstance(est, Estimator) and lib.lib_key(est.qualname) in lib.SEARCH_CLASSES and est.node is not None:
+            self.facts.nested.add(span_of(est.node))  # a search cross-validated whole: nested CV
         split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
         self._split_inputs(split, [x_val, y_val])
         return Data(learned=as_data(x_val).learned)
@@ -344,3 +402,24 @@ class RecordingMixin:
         if len(args) > 1:
             self._note_labels(args[1])
         return Folds(split.id)
+
+    # -------------------------------------------------- look-ahead, entities, reports
+    def _look_ahead(self, data: Data, reason, node, column=None) -> int:
+        """A value computed from rows after each row (``shift(-1)``, a centred window, a
+        backward fill): returns the id of the "ahead" event it carries."""
+        one = data.column is not None or (data.grouped is not None and data.grouped[0] is not None)
+        event = self._learn(
+            "ahead", reason, node, data, getattr(node.func, "value", None), column=column,
+            method="series" if one else "frame",
+        )
+        return event.id
+
+    def _entity_repeats(self, rows, column, node, reason) -> None:
+        """The code shows that ``column`` (an entity) has several rows in these datasets."""
+        for root in {r.root for r in rows}:
+            self.facts.repeats.setdefault(root, Repeats(column, span_of(node), reason))
+
+    def _report(self, values, node, how) -> None:
+        """Scores shown or kept as a result: a search's best score among them is reported."""
+        for search in merge_data(values).tuning:
+            self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches.get(search)))

@@ -138,3 +138,78 @@ def step_names(value) -> list:
             names.extend(step_names(item))
         return names
     return []
+
+
+def negative(node) -> bool:
+    """``-1``, ``-horizon``: a negative period (shift(-1) reads the next row)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return node.value < 0
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+
+
+# Words that name an entity whose rows are its observations over time or repeated measures.
+ENTITY_WORDS = frozenset(
+    (
+        "patient", "subject", "subj", "participant", "user", "customer", "cust", "client", "device",
+        "session", "person", "individual", "account", "member", "driver", "player", "speaker", "donor",
+        "household", "visitor", "student", "employee", "animal", "mouse", "volunteer", "respondent",
+        "uid", "pid", "sid", "meter", "machine", "holder", "policyholder", "well",
+    )
+)
+
+
+def entity_column(name) -> bool:
+    """A column or variable that names an entity (``patient_id``, ``UserID``, ``subject``,
+    ``subjects``), not an attribute of one (``device_model``, ``user_age``)."""
+    if not isinstance(name, str):
+        return False
+    spaced = "".join(" " + c.lower() if c.isupper() else c for c in name)
+    tokens = "".join(c if c.isalnum() else " " for c in spaced.lower()).split()
+    while len(tokens) > 1 and tokens[-1] in ID_SUFFIXES:
+        tokens = tokens[:-1]
+    if not tokens:
+        return False
+    last = tokens[-1]
+    return last in ENTITY_WORDS or (last.endswith("id") and last[:-2] in ENTITY_WORDS) or (
+        last.endswith("s") and last[:-1] in ENTITY_WORDS
+    )
+
+
+ID_SUFFIXES = frozenset(("id", "ids", "i", "d", "no", "num", "number", "key", "code", "uuid", "name", "idx", "index"))
+
+
+def groupby_keys(node) -> list:
+    """The column names a ``df.groupby(...)`` chain groups by (``"patient_id"``, ``["a", "b"]``,
+    ``df["user"]``)."""
+    current = node
+    while isinstance(current, (ast.Call, ast.Attribute, ast.Subscript)):
+        if isinstance(current, ast.Call) and isinstance(current.func, ast.Attribute) and current.func.attr == "groupby":
+            key = current.args[0] if current.args else keyword_node(current, "by")
+            items = key.elts if isinstance(key, (ast.List, ast.Tuple)) else [key]
+            names = []
+            for item in items:
+                if isinstance(item, ast.Subscript):
+                    item = item.slice
+                elif isinstance(item, ast.Attribute):
+                    names.append(item.attr)
+                    continue
+                if const_str(item):
+                    names.append(const_str(item))
+            return names
+        current = current.func if isinstance(current, ast.Call) else current.value
+    return []
+
+
+_FILE_LISTINGS = frozenset(("listdir", "glob", "iglob", "rglob", "iterdir", "scandir", "walk", "load", "loadmat", "loadtxt", "genfromtxt"))
+
+
+def reads_files(body) -> bool:
+    """A loop body that lists or reads files (``glob(os.path.join(root, subject, "*"))``,
+    ``pd.read_csv(f"{subject}.csv")``): each entity brings its own recordings."""
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                if name in _FILE_LISTINGS or name.startswith(lib.READER_PREFIX):
+                    return True
+    return False

@@ -50,7 +50,7 @@ class Data(Value):
     learned: frozenset = frozenset()  # ids of LearnEvents whose output reached this value
     time: Optional[TimeMark] = None
     column: Optional[str] = None  # the single column this value is, when known
-    grouped: Optional[tuple] = None  # (column,) of a pending groupby selection
+    grouped: Optional[tuple] = None  # (selected column, *group keys) of a pending groupby selection
     indexer: bool = False  # .iloc / .loc accessor of a frame
     window: bool = False  # a rolling/expanding/ewm/resample window: its mean is per row
     scores: frozenset = frozenset()  # ids of the Evaluations this value is a score of
@@ -66,6 +66,8 @@ class Data(Value):
     # it: a statistic of it describes that sample alone, not the rows to be split.
     element: bool = False
     counter: bool = False  # a loop index (``for i in range(len(X))``) or a test of one sample
+    distinct: bool = False  # one row per value (``unique()``, ``drop_duplicates()``): ids, not rows of entities
+    tuning: frozenset = frozenset()  # ids of the searches whose best cross-validated score this is
 
 
 @dataclass(frozen=True)
@@ -202,6 +204,8 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             dated=_union(a.dated, b.dated),
             element=a.element and b.element,
             counter=a.counter and b.counter,
+            distinct=a.distinct and b.distinct,
+            tuning=a.tuning | b.tuning,
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
@@ -232,8 +236,8 @@ def as_data(value: Optional[Value]) -> Data:
 
 def merge_data(values, drop_learned=frozenset()) -> Data:
     """Data derived from several inputs: union of rows and learned events."""
-    rows, learned, scores, time, dated = frozenset(), frozenset(), frozenset(), None, ()
-    elements, counter = [], False
+    rows, learned, scores, time, dated, tuning = frozenset(), frozenset(), frozenset(), None, (), frozenset()
+    elements, distinct, counter = [], [], False
     for value in values:
         data = as_data(value)
         rows |= data.rows
@@ -242,11 +246,14 @@ def merge_data(values, drop_learned=frozenset()) -> Data:
         time = time or data.time
         dated = _union(dated, data.dated)
         counter = counter or data.counter
+        tuning |= data.tuning
         if data.rows:
             elements.append(data.element)
+            distinct.append(data.distinct)
     return Data(
         rows=rows, learned=learned - drop_learned, time=time, scores=scores, dated=dated,
         element=bool(elements) and all(elements), counter=counter,
+        distinct=bool(distinct) and all(distinct), tuning=tuning,
     )
 
 
@@ -298,4 +305,6 @@ def set_column(frame: Data, column: Optional[str], value: "Data") -> Data:
         by_column=by_column,
         dated=dated,
         element=frame.element,
+        distinct=frame.distinct,
+        tuning=frame.tuning | value.tuning,
     )

@@ -1,0 +1,124 @@
+"""## What it does
+Flags a feature of time-ordered data computed from rows after each row, when a model is
+fitted on it and evaluated: `shift(-k)`, `pct_change(-k)` or `diff(-k)` used as a
+feature, a centred window (`rolling(..., center=True)`), a backward fill (`bfill()`,
+`backfill()`, `fillna(method="bfill")`), `interpolate()` (each gap is filled from the
+value after it), `pd.merge_asof(..., direction="forward" | "nearest")`, and a per-entity
+aggregate over the whole history (`df.groupby("customer")["spend"].transform("mean")`
+on dated rows) used as a feature of each row. Data is time-ordered when the code shows
+it: a datetime index, rows sorted by parsed dates, lag or trailing-window features, a
+time resample. The finding is at the look-ahead operation; the model fitted on it is a
+related location.
+
+## Why is this bad?
+At prediction time the rows after "now" do not exist. A feature that reads them hands
+the model part of the answer: a centred 5-step mean of a random walk contains the next
+value, so a model predicting the next move from it looks skilful on any split, even a
+time-ordered one, and has no skill at all in use.
+
+## Example
+```python
+import pandas as pd
+from sklearn.ensemble import GradientBoostingRegressor
+from sklearn.model_selection import TimeSeriesSplit, cross_val_score
+
+prices = pd.read_csv("prices.csv", parse_dates=["day"], index_col="day")
+prices["trend"] = prices["close"].rolling(5, center=True).mean()
+prices["move"] = prices["close"].diff().shift(-1)
+prices = prices.dropna()
+X, y = prices[["trend"]], prices["move"]
+print(cross_val_score(GradientBoostingRegressor(), X, y, cv=TimeSeriesSplit(5)).mean())
+```
+
+## Use instead
+```python
+import pandas as pd
+from sklearn.ensemble import GradientBoostingRegressor
+from sklearn.model_selection import TimeSeriesSplit, cross_val_score
+
+prices = pd.read_csv("prices.csv", parse_dates=["day"], index_col="day")
+prices["trend"] = prices["close"].rolling(5).mean()
+prices["move"] = prices["close"].diff().shift(-1)
+prices = prices.dropna()
+X, y = prices[["trend"]], prices["move"]
+print(cross_val_score(GradientBoostingRegressor(), X, y, cv=TimeSeriesSplit(5)).mean())
+```
+
+## Known limitations
+The label itself is not a feature: a look-ahead that becomes `y` (the forecasting
+target, `df["close"].shift(-1)`) is how forecasting works and stays silent. A column
+known only by position (`df.iloc[:, :-1]`) is assumed to include every column built
+before it. Data with no order shown in the code (an interpolated spectrum, a table with
+a date column never parsed) is not a time series to this rule. A per-entity aggregate
+counts only when it was computed on all rows before any split.
+
+## References
+- Kaufman et al., Leakage in data mining: formulation, detection, and avoidance, 2012.
+- pandas, `DataFrame.rolling` (`center`): https://pandas.pydata.org/docs/reference/api/pandas.DataFrame.rolling.html
+"""
+from leaklint.ruleset import Hit, short
+
+CODE = "LL202"
+NAME = "look-ahead-feature"
+SUMMARY = "a feature of time-ordered data is computed from later rows"
+HELP = "build features from past rows only: shift(k) with k > 0, trailing windows (no center=True), ffill, merge_asof(direction=\"backward\"), shift(1).expanding() per entity"
+DEFAULT = True
+CATALOG = (
+    "pandas.DataFrame.shift",
+    "pandas.DataFrame.pct_change",
+    "pandas.DataFrame.diff",
+    "pandas.DataFrame.rolling",
+    "pandas.DataFrame.bfill",
+    "pandas.DataFrame.backfill",
+    "pandas.DataFrame.fillna",
+    "pandas.DataFrame.interpolate",
+    "pandas.merge_asof",
+    "pandas.core.groupby.DataFrameGroupBy.transform",
+)
+
+
+def check(ctx):
+    facts = ctx.facts
+    evaluated = facts.evaluations or any(s.use == "evaluation" for s in facts.splits.values())
+    if not evaluated:
+        return []
+    hits = {}
+    for event in sorted(facts.learns.values(), key=lambda e: e.id):
+        if not _reads_later_rows(event, facts) or _is_label(event, facts):
+            continue
+        trainings = [t for t in facts.trainings if event.id in t.features and (event.time or t.time)]
+        if not trainings:
+            continue
+        first = trainings[0]
+        time = event.time or first.time
+        shown = ctx.where(first.span)
+        what = (
+            f"{event.qualname} reads the rows after each row"
+            if event.kind == "ahead"
+            else f"the per-group {short(event.qualname)} of {event.column!r} over all rows includes each row's future"
+        )
+        message = (
+            f"{event.data}: {what} of time-ordered data ({time.reason} at line {time.line}), and the model "
+            f"fitted at {shown} uses it as a feature; at prediction time those rows do not exist yet"
+        )
+        related = tuple((t.span, "a model is fitted on this feature here") for t in trainings)
+        # at the operation itself, even inside a helper: the feature is wrong whoever calls it
+        span = event.span if event.span.path is None else event.reported
+        if span not in hits:
+            hits[span] = Hit(span, message, related, {"form": event.kind})
+    return list(hits.values())
+
+
+def _reads_later_rows(event, facts) -> bool:
+    if event.kind == "ahead":
+        return True
+    # a per-entity mean over the whole history, mapped back onto each row (not the label: LL103)
+    return event.kind == "group-stat" and event.before_split and event.column is not None and event.column not in facts.label_columns
+
+
+def _is_label(event, facts) -> bool:
+    """The look-ahead is the forecasting target: the column the model is fitted on as y.
+    One done on a whole frame (``df.bfill()``) and kept whole reaches its features as well."""
+    if event.column is not None:
+        return event.column in facts.label_columns
+    return event.method == "series" and event.id in facts.label_learned

@@ -1,0 +1,106 @@
+"""## What it does
+Flags a hyperparameter search (`GridSearchCV`, `RandomizedSearchCV`,
+`HalvingGridSearchCV`, `HalvingRandomSearchCV`, an optuna study) whose best
+cross-validated score (`best_score_`, `study.best_value`, `study.best_trial.value`) is
+reported as the model's performance (printed, logged, returned, stored in a results
+table) when nothing in the file scores a model on rows the search never saw. The
+finding is at the first report; the search's fit is a related location. Silent when a
+model is then scored on held-out rows the search was not fitted on, and for nested
+cross-validation (`cross_val_score(search, X, y)`).
+
+## Why is this bad?
+`best_score_` is the maximum of many noisy cross-validated scores: the same rows chose
+the configuration and then score it. The more configurations tried, the higher the
+maximum climbs by chance alone. On pure noise, the best of a 50-configuration search
+reports a score clearly above chance while nested cross-validation of the same search
+reports chance.
+
+## Example
+```python
+from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import GridSearchCV
+from sklearn.svm import SVC
+
+X, y = load_breast_cancer(return_X_y=True)
+search = GridSearchCV(SVC(), {"C": [0.1, 1, 10, 100], "gamma": [1e-4, 1e-3, 1e-2]}, cv=5)
+search.fit(X, y)
+print("accuracy:", search.best_score_)
+```
+
+## Use instead
+```python
+from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.svm import SVC
+
+X, y = load_breast_cancer(return_X_y=True)
+search = GridSearchCV(SVC(), {"C": [0.1, 1, 10, 100], "gamma": [1e-4, 1e-3, 1e-2]}, cv=5)
+print("accuracy:", cross_val_score(search, X, y, cv=5).mean())
+```
+
+## Known limitations
+Any score of a model on rows disjoint from the search's rows counts as the honest
+evaluation, even of another model. A search object handed in from elsewhere (a
+parameter) is not known to be one. Reporting means printing, logging (`logging`,
+`mlflow`, `wandb`, a logger's methods), returning, appending to or storing in a
+container; a best score only compared with others is not reported.
+
+## References
+- Cawley and Talbot, On over-fitting in model selection and subsequent selection bias in performance evaluation, JMLR, 2010.
+- scikit-learn, Nested versus non-nested cross-validation: https://scikit-learn.org/stable/auto_examples/model_selection/plot_nested_cross_validation_iris.html
+"""
+from leaklint.analysis.facts import disjoint_rows
+from leaklint.ruleset import Hit, short
+
+CODE = "LL304"
+NAME = "tuning-score-reported"
+SUMMARY = "a search's best cross-validated score is reported as the model's performance"
+HELP = "report a score on rows the search never saw: score the best estimator on a held-out split, or cross-validate the whole search (nested CV)"
+DEFAULT = True
+CATALOG = (
+    "sklearn.model_selection.GridSearchCV",
+    "sklearn.model_selection.RandomizedSearchCV",
+    "sklearn.model_selection.HalvingGridSearchCV",
+    "sklearn.model_selection.HalvingRandomSearchCV",
+    "optuna.create_study",
+)
+
+
+def check(ctx):
+    facts = ctx.facts
+    first = {}
+    for report in facts.tuning_reports:
+        if report.span.path is None and (report.search not in first or _before(report.span, first[report.search].span)):
+            first[report.search] = report
+    hits = []
+    for search_id, report in sorted(first.items()):
+        event = facts.learns[search_id]
+        if report.built in facts.nested or _scored_elsewhere(event, facts):
+            continue
+        message = (
+            f"the best cross-validated score of the {short(event.qualname)} fitted on {event.data} at "
+            f"{ctx.where(event.span)} is {report.how} as a result, and no model is scored on rows the search never saw; "
+            "the configuration was chosen by the same scores, so the best of them is optimistic"
+        )
+        related = ((event.span, f"the {short(event.qualname)} is fitted here"),)
+        hits.append(Hit(report.span, message, related, {}))
+    return hits
+
+
+def _before(a, b) -> bool:
+    return (a.line, a.column) < (b.line, b.column)
+
+
+def _scored_elsewhere(search, facts) -> bool:
+    """After the search, some model is scored on rows the search never saw (a held-out
+    split, a test file), or a metric is computed on such rows
+    (``roc_auc_score(y_test, best.predict(X_test))``). A baseline tested before the
+    search says nothing about the tuned model."""
+    later = [ev for ev in facts.evaluations if ev.id > search.id]
+    if any(ev.scored and ev.rows and disjoint_rows(search.rows, ev.rows) for ev in later):
+        return True
+    # the tuned model scored on other rows of the same data (a date cutoff the analysis
+    # cannot tell apart from the search's rows)
+    if any(ev.scored and search.id in ev.fits and ev.data != search.data for ev in later):
+        return True
+    return any(order > search.id and rows and disjoint_rows(search.rows, rows) for order, rows in facts.metric_rows)

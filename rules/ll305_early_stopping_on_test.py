@@ -1,0 +1,98 @@
+"""## What it does
+Flags a fit whose stopping point or kept checkpoint is chosen on the rows that are then
+scored: xgboost / lightgbm / catboost with `eval_set=[(X_test, y_test)]` and early
+stopping (`early_stopping_rounds`, `lgb.early_stopping`, CatBoost's `use_best_model`),
+the native `xgb.train(..., evals=...)` / `lgb.train(..., valid_sets=...)` with early
+stopping, and Keras `validation_data=(X_test, y_test)` with
+`EarlyStopping(restore_best_weights=True)` or `ModelCheckpoint(save_best_only=True)`,
+when the same model is later scored on those rows. The finding is at the fit; the score
+is a related location.
+
+## Why is this bad?
+Early stopping is model selection: of all the iterations (or epochs) it keeps the one
+that scored best on the watched rows. When those rows also report the final score, the
+number is the best of many tries on them, not an estimate for new data. On noise the
+inflation is small but systematic, and larger for small test sets and long training.
+
+## Example
+```python
+import lightgbm as lgb
+import pandas as pd
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import train_test_split
+
+df = pd.read_csv("churn.csv")
+X, y = df.drop(columns="churned"), df["churned"]
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=0)
+model = lgb.LGBMClassifier(n_estimators=2000)
+model.fit(X_train, y_train, eval_set=[(X_test, y_test)], callbacks=[lgb.early_stopping(50)])
+print(roc_auc_score(y_test, model.predict_proba(X_test)[:, 1]))
+```
+
+## Use instead
+```python
+import lightgbm as lgb
+import pandas as pd
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import train_test_split
+
+df = pd.read_csv("churn.csv")
+X, y = df.drop(columns="churned"), df["churned"]
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=0)
+X_fit, X_val, y_fit, y_val = train_test_split(X_train, y_train, test_size=0.2, random_state=0)
+model = lgb.LGBMClassifier(n_estimators=2000)
+model.fit(X_fit, y_fit, eval_set=[(X_val, y_val)], callbacks=[lgb.early_stopping(50)])
+print(roc_auc_score(y_test, model.predict_proba(X_test)[:, 1]))
+```
+
+## Known limitations
+The scored model must be the fitted object itself; a checkpoint reloaded from disk
+(`load_model("best.h5")`) is not followed. Watching the test rows without early stopping
+(learning curves only) is silent, and so is Keras `EarlyStopping` without
+`restore_best_weights=True` (it stops on the test rows but keeps the last epoch). An out-of-fold loop that stops
+each fold on its own validation fold is not flagged: the bias is of the same kind but
+small, and the out-of-fold score is read as a guide while the final model is judged on
+other rows (a leaderboard, a later test set).
+
+## References
+- Prechelt, Early stopping — but when?, in Neural Networks: Tricks of the Trade, 1998.
+- LightGBM, `early_stopping` callback: https://lightgbm.readthedocs.io/en/latest/pythonapi/lightgbm.early_stopping.html
+"""
+from leaklint.ruleset import Hit, short
+
+CODE = "LL305"
+NAME = "early-stopping-on-test"
+SUMMARY = "the rows that are finally scored also chose the stopping point or the kept checkpoint"
+HELP = "carve a validation split out of the training rows for early stopping (eval_set / validation_data) and score the test rows once at the end"
+DEFAULT = True
+CATALOG = (
+    "xgboost.*",
+    "lightgbm.*",
+    "catboost.*",
+    "keras.callbacks.EarlyStopping",
+    "keras.callbacks.ModelCheckpoint",
+    "tensorflow.keras.callbacks.EarlyStopping",
+    "tensorflow.keras.callbacks.ModelCheckpoint",
+)
+
+
+def check(ctx):
+    facts = ctx.facts
+    hits = []
+    for stop in facts.early_stops:
+        event = facts.learns[stop.fit]
+        # out-of-fold loops that stop each fold on its own validation fold are left alone (see limitations)
+        watched = frozenset(
+            r for r in stop.rows - event.rows if r.side is None or facts.splits[r.side.split].kind != "folds"
+        )
+        scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched]
+        if not watched or not scored:
+            continue
+        ev = scored[0]
+        message = (
+            f"{short(event.qualname)} is fitted on {event.data} with {stop.how} on {ev.data}, the rows it is "
+            f"scored on at {ctx.where(ev.span)}; the kept iteration was chosen by those rows, so their score is optimistic"
+        )
+        related = tuple((e.span, f"the model is scored on {e.data} here") for e in scored)
+        hits.append(Hit(event.reported, message, related, {}))
+    return hits
