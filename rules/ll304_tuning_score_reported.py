@@ -77,12 +77,16 @@ def check(ctx):
         event = facts.learns[search_id]
         if report.built in facts.nested or _scored_elsewhere(event, facts):
             continue
+        what = (
+            f"the best value of the optuna study optimised at {ctx.where(event.span)}"
+            if event.kind == "search"
+            else f"the best cross-validated score of the {short(event.qualname)} fitted on {event.data} at {ctx.where(event.span)}"
+        )
         message = (
-            f"the best cross-validated score of the {short(event.qualname)} fitted on {event.data} at "
-            f"{ctx.where(event.span)} is {report.how} as a result, and no model is scored on rows the search never saw; "
+            f"{what} is {report.how} as a result, and no model is scored on rows the search never saw; "
             "the configuration was chosen by the same scores, so the best of them is optimistic"
         )
-        related = ((event.span, f"the {short(event.qualname)} is fitted here"),)
+        related = ((event.span, "the search runs here"),)
         hits.append(Hit(report.span, message, related, {}))
     return hits
 

@@ -82,14 +82,28 @@ def _reads_ahead(method, node) -> Optional[str]:
         return f"{method}({text_of(periods)})" if periods is not None and negative(periods) else None
     if method == "rolling" and keyword_true(node, "center"):
         return "rolling(..., center=True)"
+    backward = method in lib.BACKWARD_FILLS or (
+        method == "fillna" and const_str(keyword_node(node, "method")) in lib.BACKWARD_FILLS
+    )
+    if backward and _fill_method(node.func.value) in lib.FORWARD_FILL_METHODS:
+        return None  # .ffill().bfill(): only the leading gap, before any value, is filled backwards
     if method in lib.BACKWARD_FILLS:
         return f"{method}()"
-    if method == "fillna" and const_str(keyword_node(node, "method")) in lib.BACKWARD_FILLS:
+    if backward:
         return f'fillna(method="{const_str(keyword_node(node, "method"))}")'
     if method == "interpolate":
         how = const_str(keyword_node(node, "method")) or const_str(node.args[0] if node.args else None)
         return None if how in lib.FORWARD_FILL_METHODS else "interpolate()"
     return None
+
+
+def _fill_method(node) -> Optional[str]:
+    """``x.ffill()`` -> "ffill", ``x.fillna(method="pad")`` -> "pad"; None for anything else."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return None
+    if node.func.attr == "fillna":
+        return const_str(keyword_node(node, "method"))
+    return node.func.attr
 
 
 def _drawn_to_a_size(node, args, kwargs) -> bool:
@@ -557,8 +571,12 @@ class CallsMixin:
         """``study.optimize(objective, n_trials=50)``: the objective runs once here with an
         unknown trial; the rows it fits and scores on are the rows the study tuned on."""
         before = len(self.facts.sinks)
-        with self._site(node, [], {}):
-            self._call_function(objective, [UNKNOWN], {})
+        self._objective += 1
+        try:
+            with self._site(node, [], {}):
+                self._call_function(objective, [UNKNOWN], {})
+        finally:
+            self._objective -= 1
         rows = merge_data([Data(rows=sink.rows) for sink in self.facts.sinks[before:]])
         event = self._learn("search", lib.STUDY, node, rows, node.func.value)
         self._searches[event.id] = span_of(study.node) if study.node is not None else None
@@ -586,7 +604,7 @@ class CallsMixin:
             return self._group_method(data, method, args, node, scope)
         if method in ("value_counts", "nunique", "duplicated") and data.rows:
             names = [data.column] + sorted(texts_of(args[0] if args else kwargs.get("subset", UNKNOWN)))
-            entity = next((n for n in names if entity_column(n)), None)
+            entity = next((n for n in names if entity_column(n, strict=True)), None)
             if entity is not None:
                 self._entity_repeats(data.rows, entity, node, f"{method}() of {entity!r}")
             if method == "value_counts":
@@ -711,7 +729,9 @@ class CallsMixin:
         a lambda is followed like any other code (a fill with each group's median is a
         statistic, a shifted rolling mean is a lag feature)."""
         base = replace(data, grouped=None, column=None)
-        keys = [k for k in data.grouped[1:] if entity_column(k)]
+        # a per-row result (transform, a lag) is feature engineering per entity; a bare
+        # count or mean per ambiguous name (a news item's "subject") may be a category's
+        keys = [k for k in data.grouped[1:] if entity_column(k, strict=method not in lib.PER_ROW_GROUP_METHODS)]
         if keys and data.rows:
             self._entity_repeats(data.rows, keys[0], node, f"per-{keys[0]} groupby(...).{method}()")
         reason = _reads_ahead(method, node)

@@ -22,7 +22,7 @@ from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .slices import positional_sides
-from .syntax import const_str, entity_column, reads_files, span_of
+from .syntax import const_str, entity_column, reads_files, span_of, tuning_objective
 from .values import (
     UNKNOWN,
     Data,
@@ -80,6 +80,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
         self._searches: dict = {}  # LearnEvent id of a search's fit -> Span where the search was built
         self._entity_loops: list = []  # (entity name, For node) of loops over entities that read data
+        self._standalone = False  # analysing a function no code of the file calls
+        self._objective = 0  # inside a tuning objective (one trial of a study)
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module, head_slices: bool = True) -> Facts:
@@ -105,7 +107,15 @@ class Interpreter(CallsMixin, RecordingMixin):
             index += 1
             if id(func) not in self._inlined and id(func) not in done:
                 done.add(id(func))
-                self._call_function(Function(func, scope, id(func)), [], {}, standalone=True)
+                # analysed alone, a function's result is its caller's business (nothing in
+                # this file reports it); an optuna-style objective scores one trial
+                self._standalone = True
+                self._objective += tuning_objective(func)
+                try:
+                    self._call_function(Function(func, scope, id(func)), [], {}, standalone=True)
+                finally:
+                    self._standalone = False
+                    self._objective -= tuning_objective(func)
         settle(self.facts)
         return self.facts
 

@@ -237,6 +237,10 @@ REPORT_METHODS = frozenset(
         "add_scalar", "writerow", "set_postfix", "log_dict",
     )
 )
+# Group methods that give each row a value of its own group (not one row per group).
+PER_ROW_GROUP_METHODS = frozenset(
+    ("transform", "shift", "diff", "cumcount", "cumsum", "cummax", "cummin", "rank", "rolling", "expanding", "ffill", "bfill", "pct_change")
+)
 # Look-ahead operations: they read rows after each row.
 BACKWARD_FILLS = frozenset(("bfill", "backfill"))
 FORWARD_FILL_METHODS = frozenset(("pad", "ffill"))

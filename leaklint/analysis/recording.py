@@ -162,7 +162,7 @@ class RecordingMixin:
                 self._training(node, data, y_val)
         watched = next((kwargs[k] for k in lib.EVAL_KEYWORDS if k in kwargs), None)
         how = self._keeps_best(est, kwargs, node) if watched is not None else None
-        if how:
+        if how and not self._objective:  # a trial's own stopping point, scored to rank trials
             self.facts.early_stops.append(EarlyStop(event.id, span_of(node), as_data(watched).rows, how))
         self._check_applied(data.learned, data.rows)
         if "validation_split" in kwargs and data.rows:
@@ -421,5 +421,7 @@ class RecordingMixin:
 
     def _report(self, values, node, how) -> None:
         """Scores shown or kept as a result: a search's best score among them is reported."""
+        if self._standalone and how in ("returned", "stored"):
+            return  # a function no code here calls: its caller decides what is reported
         for search in merge_data(values).tuning:
             self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches.get(search)))

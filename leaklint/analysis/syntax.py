@@ -158,23 +158,33 @@ ENTITY_WORDS = frozenset(
 )
 
 
-def entity_column(name) -> bool:
+def entity_column(name, strict=False) -> bool:
     """A column or variable that names an entity (``patient_id``, ``UserID``, ``subject``,
-    ``subjects``), not an attribute of one (``device_model``, ``user_age``)."""
+    ``subjects``), not an attribute of one (``device_model``, ``user_age``). ``strict``:
+    words that also name other things (a news item's ``subject``, a web ``session``) count
+    only with an id (``subject_id``)."""
     if not isinstance(name, str):
         return False
     spaced = "".join(" " + c.lower() if c.isupper() else c for c in name)
     tokens = "".join(c if c.isalnum() else " " for c in spaced.lower()).split()
+    with_id = False
     while len(tokens) > 1 and tokens[-1] in ID_SUFFIXES:
-        tokens = tokens[:-1]
+        tokens, with_id = tokens[:-1], True
     if not tokens:
         return False
     last = tokens[-1]
-    return last in ENTITY_WORDS or (last.endswith("id") and last[:-2] in ENTITY_WORDS) or (
-        last.endswith("s") and last[:-1] in ENTITY_WORDS
-    )
+    if last.endswith("id") and last[:-2] in ENTITY_WORDS:
+        last, with_id = last[:-2], True
+    elif last not in ENTITY_WORDS and last.endswith("s") and last[:-1] in ENTITY_WORDS:
+        last = last[:-1]
+    if last not in ENTITY_WORDS:
+        return False
+    return with_id or not strict or last not in AMBIGUOUS_ENTITY_WORDS
 
 
+AMBIGUOUS_ENTITY_WORDS = frozenset(
+    ("subject", "subj", "session", "device", "account", "member", "client", "machine", "meter", "well", "holder")
+)
 ID_SUFFIXES = frozenset(("id", "ids", "i", "d", "no", "num", "number", "key", "code", "uuid", "name", "idx", "index"))
 
 
@@ -213,3 +223,9 @@ def reads_files(body) -> bool:
                 if name in _FILE_LISTINGS or name.startswith(lib.READER_PREFIX):
                     return True
     return False
+
+
+def tuning_objective(func) -> bool:
+    """``def objective(trial): ...``: one trial of a hyperparameter study, scored to rank trials."""
+    params = func.args.posonlyargs + func.args.args
+    return "objective" in func.name.lower() or bool(params and params[0].arg == "trial")
