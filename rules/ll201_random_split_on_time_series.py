@@ -81,7 +81,7 @@ CATALOG = (
 def check(ctx):
     hits = {}
     for split in sorted(ctx.facts.splits.values(), key=lambda s: s.id):
-        if not (split.shuffled and split.time and split.shuffle_span) or split.use == "other":
+        if not (split.shuffled and split.time and split.shuffle_span) or split.use == "other" or split.distinct:
             continue  # (a fold loop that only builds out-of-fold encodings evaluates nothing)
         if split.rows and all(r.side is not None and ctx.facts.splits[r.side.split].shuffled for r in split.rows):
             continue  # a part of a shuffled split split again: the first split is the finding

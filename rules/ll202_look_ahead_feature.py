@@ -92,14 +92,16 @@ def check(ctx):
         first = trainings[0]
         time = event.time or first.time
         shown = ctx.where(first.span)
+        order = f"time-ordered data ({time.reason} at line {time.line})"
         what = (
-            f"{event.qualname} reads the rows after each row"
+            f"{event.qualname} reads the rows after each row of {order}"
             if event.kind == "ahead"
-            else f"the per-group {short(event.qualname)} of {event.column!r} over all rows includes each row's future"
+            else f"the per-group {short(event.qualname)} of {event.column!r} is taken over all rows of {order}, "
+            "so each row's value includes later rows"
         )
         message = (
-            f"{event.data}: {what} of time-ordered data ({time.reason} at line {time.line}), and the model "
-            f"fitted at {shown} uses it as a feature; at prediction time those rows do not exist yet"
+            f"{event.data}: {what}, and the model fitted at {shown} uses it as a feature; "
+            "at prediction time those rows do not exist yet"
         )
         related = tuple((t.span, "a model is fitted on this feature here") for t in trainings)
         # at the operation itself, even inside a helper: the feature is wrong whoever calls it
@@ -113,7 +115,13 @@ def _reads_later_rows(event, facts) -> bool:
     if event.kind == "ahead":
         return True
     # a per-entity mean over the whole history, mapped back onto each row (not the label: LL103)
-    return event.kind == "group-stat" and event.before_split and event.column is not None and event.column not in facts.label_columns
+    return (
+        event.kind == "group-stat"
+        and event.before_split
+        and not event.subset  # of the rows up to a cutoff (train_df = df[df.date < cut]): the past only
+        and event.column is not None
+        and event.column not in facts.label_columns
+    )
 
 
 def _is_label(event, facts) -> bool:

@@ -154,6 +154,9 @@ class CallsMixin:
                 if self._entity_loops:  # recordings collected for each subject
                     name, loop = self._entity_loops[-1]
                     self._entity_repeats(merge_data(args).rows, name, loop, f"rows read for each {name!r} in a loop")
+                for record in (a for a in args if isinstance(a, Seq)):  # rows.append({"subject": sid, ...})
+                    for key in record.keys:
+                        self._tagged_per_file(merge_data([record]).rows, key)
                 self._rebind(func.value, replace(merge_data([receiver] + args), element=False), scope)
             return result
         return self._call_value(self.ev(func, scope), node, scope)
@@ -383,6 +386,9 @@ class CallsMixin:
             return Estimator(lib.STUDY, node)
         if key in lib.EARLY_STOPPING_CALLBACKS:
             return Estimator(qualname, node)
+        if key in lib.CHECKPOINT_LOADERS and self._checkpointed:
+            # load_model("best.keras") after a fit saving its best epoch: that fit's model
+            return Estimator(qualname, node, fits=frozenset(self._checkpointed))
         if root in ("logging", "mlflow", "wandb") and (name in lib.REPORT_METHODS or name.startswith("log")):
             self._report(args + list(kwargs.values()), node, "logged")
         if key == ("pandas", "merge_asof") and args:
@@ -425,7 +431,8 @@ class CallsMixin:
             return merged
         right = text_of(node.args[1]) if len(node.args) > 1 else "the right frame"
         ahead = self._look_ahead(
-            as_data(args[0]), f'pd.merge_asof(direction="{direction}")', node, column=f"<columns of {right}>"
+            as_data(args[0]), f'pd.merge_asof(direction="{direction}")', node, column=f"<columns of {right}>",
+            data_node=node.args[0],
         )
         return replace(merged, learned=merged.learned | {ahead})
 
@@ -613,6 +620,9 @@ class CallsMixin:
             return replace(self.derive([data] + args, node), distinct=True)
         if method == "merge" and args:
             self._merge_evidence(data, as_data(args[0]), node)
+        if method == "assign":  # pd.read_csv(path).assign(subject=sid) in a loop over files
+            for key in kwargs:
+                self._tagged_per_file(data.rows, key)
         if method == "groupby":
             return replace(data, grouped=(None,) + tuple(groupby_keys(node)), column=None)
         if data.window:

@@ -51,6 +51,7 @@ class LearnEvent:
     typed: Optional[Span] = None
     overwrites: bool = False  # its output replaced the rows it learned from (X_test = s.fit_transform(X_test))
     time: Optional[TimeMark] = None  # the rows it learned from were already shown to be time-ordered
+    subset: bool = False  # learned from rows chosen by a condition (a date cutoff), not all of them
 
     @property
     def reported(self) -> Span:

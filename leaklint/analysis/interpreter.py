@@ -80,6 +80,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
         self._searches: dict = {}  # LearnEvent id of a search's fit -> Span where the search was built
         self._entity_loops: list = []  # (entity name, For node) of loops over entities that read data
+        self._reading_loops: list = []  # per loop under way: the loop if its body reads files, else None
+        self._checkpointed: list = []  # fits that saved their best epoch to a checkpoint file
         self._standalone = False  # analysing a function no code of the file calls
         self._objective = 0  # inside a tuning objective (one trial of a study)
 
@@ -297,18 +299,28 @@ class Interpreter(CallsMixin, RecordingMixin):
         before = dict(scope.env)
         self.assign(stmt.target, self.iterate(iterable), scope, stmt.iter)
         self._loops += 1
-        entity = isinstance(stmt.target, ast.Name) and entity_column(stmt.target.id) and reads_files(stmt.body)
+        reading = reads_files(stmt.body)
+        entity = reading and isinstance(stmt.target, ast.Name) and entity_column(stmt.target.id)
         if entity:
             self._entity_loops.append((stmt.target.id, stmt))
+        self._reading_loops.append(stmt if reading else None)
         try:
             self.exec_block(stmt.body, scope)
         finally:
             self._loops -= 1
+            self._reading_loops.pop()
             if entity:
                 self._entity_loops.pop()
         self.exec_block(stmt.orelse, scope)
         self._write_back(stmt.target, self._origins.get(id(iterable), ()), scope)
         self._join_into(scope, before)
+
+    def _tagged_per_file(self, rows, column) -> None:
+        """``df["subject"] = name`` for each file a loop reads: each entity brings the rows
+        of its own files."""
+        loop = next((l for l in reversed(self._reading_loops) if l is not None), None)
+        if loop is not None and column is not None and entity_column(column):
+            self._entity_repeats(rows, column, loop, f"rows read from files in a loop, each tagged with its {column!r}")
 
     def _name_ahead(self, learned, column) -> None:
         """``df["next_close"] = df["close"].shift(-1)``: the look-ahead now has a column's name
@@ -456,6 +468,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             elif isinstance(current, Seq):
                 self.assign(base_node, merge_data([current, value]), scope)
             elif isinstance(current, Data):
+                self._tagged_per_file(current.rows, key)
                 # df[f"smooth_{w}"] in a loop: a family of feature columns, none of them the label
                 named = key or (f"<{ast.unparse(target.slice)}>" if target is not None and isinstance(target.slice, ast.JoinedStr) else None)
                 self._name_ahead(as_data(value).learned - current.learned, named)
@@ -559,6 +572,8 @@ class Interpreter(CallsMixin, RecordingMixin):
                 return self._forget_fit(base, node.value)
             if attr in lib.VIEW_ATTRIBUTES:
                 return replace(base, indexer=attr in ("iloc", "loc", "at", "iat"))
+            if isinstance(node.value, ast.Attribute) and node.value.attr == "dt" and attr not in lib.DATE_KEEPING:
+                return replace(base, time=None, column=None, indexer=False)  # .dt.hour: a calendar field, not a date
             if base.rows:
                 return replace(select_columns(base, [attr]), column=attr, indexer=False)
             return base

@@ -220,6 +220,8 @@ BEST_KEEPING_CALLBACKS = {
     ("keras", "ModelCheckpoint"): "save_best_only",
     ("tensorflow", "ModelCheckpoint"): "save_best_only",
 }
+# Reloading a saved model (the best epoch a ModelCheckpoint kept).
+CHECKPOINT_LOADERS = keys("keras.models.load_model", "tensorflow.keras.models.load_model", "keras.saving.load_model")
 # Early stopping of the boosting libraries: the model keeps its best iteration on the
 # watched rows (predict uses ``best_iteration``).
 EARLY_STOPPING_CALLBACKS = keys("lightgbm.early_stopping", "xgboost.callback.EarlyStopping")
@@ -237,6 +239,8 @@ REPORT_METHODS = frozenset(
         "add_scalar", "writerow", "set_postfix", "log_dict",
     )
 )
+# ``.dt`` attributes that are still dates (``.dt.date``); the others are calendar fields.
+DATE_KEEPING = frozenset(("date", "normalize", "tz", "freq", "to_period", "floor", "ceil", "round", "tz_localize", "tz_convert"))
 # Group methods that give each row a value of its own group (not one row per group).
 PER_ROW_GROUP_METHODS = frozenset(
     ("transform", "shift", "diff", "cumcount", "cumsum", "cummax", "cummin", "rank", "rolling", "expanding", "ffill", "bfill", "pct_change")

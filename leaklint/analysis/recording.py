@@ -91,6 +91,7 @@ class RecordingMixin:
             data=handed or text_of(data_node),
             site=site,
             time=data.time,
+            subset=data.subset,
             **extra,
         )
         self.facts.learns[event.id] = event
@@ -164,6 +165,8 @@ class RecordingMixin:
         how = self._keeps_best(est, kwargs, node) if watched is not None else None
         if how and not self._objective:  # a trial's own stopping point, scored to rank trials
             self.facts.early_stops.append(EarlyStop(event.id, span_of(node), as_data(watched).rows, how))
+            if "ModelCheckpoint" in how:
+                self._checkpointed.append(event.id)
         self._check_applied(data.learned, data.rows)
         if "validation_split" in kwargs and data.rows:
             # Keras holds out the last fraction of the rows it is given for validation
@@ -404,12 +407,12 @@ class RecordingMixin:
         return Folds(split.id)
 
     # -------------------------------------------------- look-ahead, entities, reports
-    def _look_ahead(self, data: Data, reason, node, column=None) -> int:
+    def _look_ahead(self, data: Data, reason, node, column=None, data_node=None) -> int:
         """A value computed from rows after each row (``shift(-1)``, a centred window, a
         backward fill): returns the id of the "ahead" event it carries."""
         one = data.column is not None or (data.grouped is not None and data.grouped[0] is not None)
         event = self._learn(
-            "ahead", reason, node, data, getattr(node.func, "value", None), column=column,
+            "ahead", reason, node, data, data_node or getattr(node.func, "value", None), column=column,
             method="series" if one else "frame",
         )
         return event.id
