@@ -97,6 +97,25 @@ def _reads_ahead(method, node) -> Optional[str]:
     return None
 
 
+def _lead(method, node) -> int:
+    """How many rows ahead a literal shift reads: ``shift(-2)`` 2, ``shift(3)`` -3 (a lag);
+    a centred window of w rows reads w // 2 ahead; 0 when unknown."""
+    if method == "rolling":
+        window = node.args[0] if node.args else keyword_node(node, "window")
+        return window.value // 2 if isinstance(window, ast.Constant) and isinstance(window.value, int) else 0
+    if method not in ("shift", "pct_change", "diff"):
+        return 0
+    periods = node.args[0] if node.args else keyword_node(node, "periods")
+    if periods is None and method == "shift":
+        return -1
+    if isinstance(periods, ast.Constant) and isinstance(periods.value, int) and not isinstance(periods.value, bool):
+        return -periods.value
+    if isinstance(periods, ast.UnaryOp) and isinstance(periods.op, ast.USub) and isinstance(periods.operand, ast.Constant):
+        value = periods.operand.value
+        return value if isinstance(value, int) else 0
+    return 0
+
+
 def _fill_method(node) -> Optional[str]:
     """``x.ffill()`` -> "ffill", ``x.fillna(method="pad")`` -> "pad"; None for anything else."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
@@ -531,7 +550,7 @@ class CallsMixin:
     def _estimator_method(self, est: Estimator, method, args, kwargs, node, scope) -> Value:
         if method == "split" and est.shuffled is not None:
             return self._folds(est, args, kwargs, node)
-        if method == "optimize" and est.qualname == lib.STUDY and args and isinstance(args[0], Function):
+        if method == "optimize" and est.qualname == lib.STUDY and args:
             return self._optimize(est, args[0], node)
         if method in lib.FIT_METHODS:
             event, data, y_data = self.fit(est, method, args, kwargs, node)
@@ -574,14 +593,16 @@ class CallsMixin:
         data = merge_data(args)
         return replace(data, learned=data.learned | est.fits)
 
-    def _optimize(self, study: Estimator, objective: Function, node) -> Estimator:
+    def _optimize(self, study: Estimator, objective, node) -> Estimator:
         """``study.optimize(objective, n_trials=50)``: the objective runs once here with an
-        unknown trial; the rows it fits and scores on are the rows the study tuned on."""
+        unknown trial; the rows it fits and scores on are the rows the study tuned on (none
+        known when the objective lives in an installed package)."""
         before = len(self.facts.sinks)
         self._objective += 1
         try:
-            with self._site(node, [], {}):
-                self._call_function(objective, [UNKNOWN], {})
+            if isinstance(objective, Function):
+                with self._site(node, [], {}):
+                    self._call_function(objective, [UNKNOWN], {})
         finally:
             self._objective -= 1
         rows = merge_data([Data(rows=sink.rows) for sink in self.facts.sinks[before:]])
@@ -593,10 +614,31 @@ class CallsMixin:
 
     def _data_method(self, data: Data, method, args, kwargs, node, scope) -> Value:
         result = self._data_method_inner(data, method, args, kwargs, node, scope)
+        if (
+            isinstance(result, Data) and data.by_column and not result.by_column and result.rows == data.rows
+            and result.learned == data.learned and not any(as_data(v).learned for v in args)
+        ):
+            # df.shift(1) / df.dropna(): what lived in one column still lives only there
+            result = replace(result, by_column=data.by_column)
         reason = _reads_ahead(method, node) if data.rows and data.grouped is None else None
         if reason is not None and isinstance(result, Data):
-            return replace(result, learned=result.learned | {self._look_ahead(data, reason, node)})
+            ahead = self._look_ahead(data, reason, node, lead=_lead(method, node))
+            return replace(result, learned=result.learned | {ahead})
+        if method == "shift" and isinstance(result, Data) and _lead(method, node) < 0:
+            result = self._lagged(result, -_lead(method, node))
         return result
+
+    def _lagged(self, data: Data, lag: int) -> Data:
+        """``df.shift(1)`` of a column that read one row ahead: row t now holds what was
+        known at t (the previous row's next value), so the look-ahead is undone."""
+        undone = frozenset(
+            i for i in data.learned
+            if self.facts.learns[i].kind == "ahead" and 0 < self.facts.learns[i].lead <= lag
+        )
+        if not undone:
+            return data
+        by_column = tuple((c, ids - undone) for c, ids in data.by_column if ids - undone)
+        return replace(data, learned=data.learned - undone, by_column=by_column)
 
     def _data_method_inner(self, data: Data, method, args, kwargs, node, scope) -> Value:
         if method == "format" and data.texts:
@@ -685,11 +727,7 @@ class CallsMixin:
             return replace(data, indexer=False)
         # sizes and seeds (df.sample(n=n_min)) choose rows; they are not values of the rows
         values = [v for k, v in kwargs.items() if k not in lib.SETTING_KEYWORDS]
-        derived = self.derive([data] + args + values, node)
-        if data.by_column and not any(as_data(v).learned for v in args + values):
-            # df.dropna() / df.iloc[:-1].fillna(0): what lives in one column still lives there
-            derived = replace(derived, by_column=data.by_column)
-        return derived
+        return self.derive([data] + args + values, node)
 
     def _ordered_by_dates(self, data: Data, method, args, kwargs, node) -> Optional[Data]:
         """``df.sort_values("date")`` / ``df.set_index("date")``: the parsed dates now order the rows."""

@@ -52,6 +52,7 @@ class LearnEvent:
     overwrites: bool = False  # its output replaced the rows it learned from (X_test = s.fit_transform(X_test))
     time: Optional[TimeMark] = None  # the rows it learned from were already shown to be time-ordered
     subset: bool = False  # learned from rows chosen by a condition (a date cutoff), not all of them
+    lead: int = 0  # a look-ahead of this many rows (shift(-2): 2); 0 when unbounded or unknown
 
     @property
     def reported(self) -> Span:

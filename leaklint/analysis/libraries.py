@@ -170,7 +170,7 @@ RANDOM_GENERATORS = keys(
 DATA_CLASSES = keys("xgboost.DMatrix", "lightgbm.Dataset", "catboost.Pool")
 PARTIAL = lib_key("functools.partial")
 # train(params, data set): the native boosting APIs' model fit
-NATIVE_TRAIN = keys("xgboost.train", "lightgbm.train")
+NATIVE_TRAIN = keys("xgboost.train", "lightgbm.train", "optuna.integration.lightgbm.train")
 READER_PREFIX = "read_"
 
 # Methods that learn from data, and what they return.
@@ -211,7 +211,7 @@ GROUP_SPLITTERS = keys(
 )
 
 # Keyword arguments of a fit that hand it rows to watch while it trains.
-EVAL_KEYWORDS = ("eval_set", "validation_data", "evals", "valid_sets")
+EVAL_KEYWORDS = ("eval_set", "validation_data", "evals", "valid_sets", "eval_X")
 # Callbacks that keep the epoch that scored best on the watched rows, with the keyword
 # that must be true for them to do so.
 BEST_KEEPING_CALLBACKS = {

@@ -407,13 +407,13 @@ class RecordingMixin:
         return Folds(split.id)
 
     # -------------------------------------------------- look-ahead, entities, reports
-    def _look_ahead(self, data: Data, reason, node, column=None, data_node=None) -> int:
+    def _look_ahead(self, data: Data, reason, node, column=None, data_node=None, lead=0) -> int:
         """A value computed from rows after each row (``shift(-1)``, a centred window, a
         backward fill): returns the id of the "ahead" event it carries."""
         one = data.column is not None or (data.grouped is not None and data.grouped[0] is not None)
         event = self._learn(
             "ahead", reason, node, data, data_node or getattr(node.func, "value", None), column=column,
-            method="series" if one else "frame",
+            method="series" if one else "frame", lead=lead,
         )
         return event.id
 

@@ -293,8 +293,11 @@ def set_column(frame: Data, column: Optional[str], value: "Data") -> Data:
     learned, by_column, dated, time = frame.learned, frame.by_column, frame.dated, frame.time or value.time
     if column is not None:
         learned = learned - dict(by_column).get(column, frozenset())
-        only_here = value.learned - learned
-        by_column = tuple(i for i in by_column if i[0] != column) + (((column, only_here),) if only_here else ())
+        by_column = tuple(i for i in by_column if i[0] != column)
+        column_only = frozenset().union(*(ids for _, ids in by_column))
+        # new ids, and ids of other columns the value was computed from: they now live here too
+        only_here = value.learned - (learned - column_only)
+        by_column = by_column + (((column, only_here),) if only_here else ())
         if value.time is not None and value.time.date and frame.time is None:
             dated, time = _union(dated, ((column, value.time),)), None
     return Data(
