@@ -56,6 +56,7 @@ counts only when it was computed on all rows before any split.
 - Kaufman et al., Leakage in data mining: formulation, detection, and avoidance, 2012.
 - pandas, `DataFrame.rolling` (`center`): https://pandas.pydata.org/docs/reference/api/pandas.DataFrame.rolling.html
 """
+from leaklint.analysis.syntax import time_column
 from leaklint.ruleset import Hit, short
 
 CODE = "LL202"
@@ -79,14 +80,21 @@ CATALOG = (
 
 def check(ctx):
     facts = ctx.facts
-    evaluated = facts.evaluations or any(s.use == "evaluation" for s in facts.splits.values())
-    if not evaluated:
+    # a score is computed somewhere (a metric, a cross-validation): predictions written to a
+    # submission file, or a whole recording annotated offline, judge nothing
+    if not _judged(facts):
         return []
     hits = {}
     for event in sorted(facts.learns.values(), key=lambda e: e.id):
         if not _reads_later_rows(event, facts) or _is_label(event, facts):
             continue
         trainings = [t for t in facts.trainings if event.id in t.features and (event.time or t.time)]
+        if _builds_label(event, facts):
+            # a helper column of the label: a feature only where the columns are read for sure
+            trainings = [t for t in trainings if not t.unsure]
+        if event.kind == "group-stat":  # mapped back onto the rows it was computed from
+            roots = {r.root for r in event.rows}
+            trainings = [t for t in trainings if roots & {r.root for r in t.rows}]
         if not trainings:
             continue
         first = trainings[0]
@@ -111,6 +119,15 @@ def check(ctx):
     return list(hits.values())
 
 
+def _judged(facts) -> bool:
+    """A score is computed (a metric, a cross-validation), or a model predicts rows of the
+    data it was fitted on (a later part, scored by hand)."""
+    if any(ev.scored for ev in facts.evaluations) or any(s.kind == "cv" for s in facts.splits.values()):
+        return True
+    fitted = {r.root for t in facts.trainings for r in t.rows}
+    return any(r.root in fitted for ev in facts.evaluations for r in ev.rows)
+
+
 def _reads_later_rows(event, facts) -> bool:
     if event.kind == "ahead":
         return True
@@ -121,6 +138,7 @@ def _reads_later_rows(event, facts) -> bool:
         and not event.subset  # of the rows up to a cutoff (train_df = df[df.date < cut]): the past only
         and event.column is not None
         and event.column not in facts.label_columns
+        and not any(time_column(k) for k in event.keys)  # across entities at one moment: not a history
     )
 
 
@@ -130,3 +148,10 @@ def _is_label(event, facts) -> bool:
     if event.column is not None:
         return event.column in facts.label_columns
     return event.method == "series" and event.id in facts.label_learned
+
+
+def _builds_label(event, facts) -> bool:
+    """``df["next"] = df["close"].shift(-1); df["up"] = df["next"] > df["close"]``: the
+    column is how the label was made."""
+    shifted = event.qualname.startswith(("shift", "pct_change", "diff"))  # a new column of later values
+    return event.kind == "ahead" and shifted and event.method == "series" and event.id in facts.label_learned

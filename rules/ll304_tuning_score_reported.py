@@ -50,6 +50,7 @@ container; a best score only compared with others is not reported.
 - scikit-learn, Nested versus non-nested cross-validation: https://scikit-learn.org/stable/auto_examples/model_selection/plot_nested_cross_validation_iris.html
 """
 from leaklint.analysis.facts import disjoint_rows
+from leaklint.analysis.libraries import SEARCH_CLASSES, lib_key
 from leaklint.ruleset import Hit, short
 
 CODE = "LL304"
@@ -100,7 +101,8 @@ def _scored_elsewhere(search, facts) -> bool:
     split, a test file), or a metric is computed on such rows
     (``roc_auc_score(y_test, best.predict(X_test))``). A baseline tested before the
     search says nothing about the tuned model."""
-    later = [ev for ev in facts.evaluations if ev.id > search.id]
+    # after the search, or a tuned model (any search's) anywhere in the file
+    later = [ev for ev in facts.evaluations if ev.id > search.id or any(_is_search(facts, f) for f in ev.fits)]
     if any(ev.scored and ev.rows and disjoint_rows(search.rows, ev.rows) for ev in later):
         return True
     # the tuned model scored on other rows of the same data (a date cutoff the analysis
@@ -108,3 +110,8 @@ def _scored_elsewhere(search, facts) -> bool:
     if any(ev.scored and search.id in ev.fits and ev.data != search.data for ev in later):
         return True
     return any(order > search.id and rows and disjoint_rows(search.rows, rows) for order, rows in facts.metric_rows)
+
+
+def _is_search(facts, fit_id) -> bool:
+    event = facts.learns.get(fit_id)
+    return event is not None and (event.kind == "search" or lib_key(event.qualname) in SEARCH_CLASSES)

@@ -407,13 +407,15 @@ class CallsMixin:
             return Estimator(qualname, node)
         if key in lib.CHECKPOINT_LOADERS and self._checkpointed:
             # load_model("best.keras") after a fit saving its best epoch: that fit's model
-            return Estimator(qualname, node, fits=frozenset(self._checkpointed))
+            return Estimator(qualname, node, fits=self._reload_checkpoints())
         if root in ("logging", "mlflow", "wandb") and (name in lib.REPORT_METHODS or name.startswith("log")):
             self._report(args + list(kwargs.values()), node, "logged")
         if key == ("pandas", "merge_asof") and args:
             return self._merge_asof(node, args, kwargs)
         if key == ("pandas", "merge") and len(args) > 1:
             self._merge_evidence(as_data(args[0]), as_data(args[1]), node)
+            if as_data(args[1]).distinct:  # a lookup table, one row per key: the rows are the left frame's
+                return replace(self.derive(args + list(kwargs.values()), node), rows=as_data(args[0]).rows)
         if root == "numpy" and name == "unique" and args:
             return replace(as_data(args[0]), distinct=True, column=None)
         if root == "mlflow" and name in ("log_metric", "log_metrics"):
@@ -588,6 +590,9 @@ class CallsMixin:
             return Data(rows=data.rows, learned=learned, time=data.time, scores=scores)
         if method in ("set_params", "set_output"):
             return est
+        if method == "load_weights":
+            self._reload_checkpoints(est.fits)
+            return est
         if method in lib.SCORE_ATTRIBUTES:
             self._inspected.extend(est.fits)
         data = merge_data(args)
@@ -662,6 +667,8 @@ class CallsMixin:
             return replace(self.derive([data] + args, node), distinct=True)
         if method == "merge" and args:
             self._merge_evidence(data, as_data(args[0]), node)
+            if as_data(args[0]).distinct:  # a lookup table, one row per key: the rows are the left frame's
+                return replace(self.derive([data] + args + list(kwargs.values()), node), rows=data.rows)
         if method == "assign":  # pd.read_csv(path).assign(subject=sid) in a loop over files
             for key in kwargs:
                 self._tagged_per_file(data.rows, key)
@@ -796,7 +803,7 @@ class CallsMixin:
             return replace(base, rows=rows)
         learned = data.learned
         for column in columns:
-            event = self._learn("group-stat", method, node, data, groupby_root(node), column=column)
+            event = self._learn("group-stat", method, node, data, groupby_root(node), column=column, keys=data.grouped[1:])
             learned = learned | {event.id}
         return Data(rows=rows, learned=learned, time=data.time)
 

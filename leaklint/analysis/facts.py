@@ -53,6 +53,7 @@ class LearnEvent:
     time: Optional[TimeMark] = None  # the rows it learned from were already shown to be time-ordered
     subset: bool = False  # learned from rows chosen by a condition (a date cutoff), not all of them
     lead: int = 0  # a look-ahead of this many rows (shift(-2): 2); 0 when unbounded or unknown
+    keys: tuple = ()  # the columns a group statistic groups by
 
     @property
     def reported(self) -> Span:
@@ -144,6 +145,8 @@ class Training:
     features: frozenset  # ids of LearnEvents in the features
     labels: frozenset  # ids of LearnEvents in the labels
     time: Optional[TimeMark]  # the features are time-ordered (shown before or after)
+    rows: frozenset = frozenset()  # the rows of the features
+    unsure: bool = False  # the features were chosen by column names the analysis cannot read
 
 
 @dataclass(frozen=True)

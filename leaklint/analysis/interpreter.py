@@ -81,7 +81,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._searches: dict = {}  # LearnEvent id of a search's fit -> Span where the search was built
         self._entity_loops: list = []  # (entity name, For node) of loops over entities that read data
         self._reading_loops: list = []  # per loop under way: the loop if its body reads files, else None
-        self._checkpointed: list = []  # fits that saved their best epoch to a checkpoint file
+        self._checkpointed: list = []  # EarlyStops of fits that saved their best epoch to a file not yet reloaded
         self._standalone = False  # analysing a function no code of the file calls
         self._objective = 0  # inside a tuning objective (one trial of a study)
 
@@ -472,7 +472,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                 # df[f"smooth_{w}"] in a loop: a family of feature columns, none of them the label
                 named = key or (f"<{ast.unparse(target.slice)}>" if target is not None and isinstance(target.slice, ast.JoinedStr) else None)
                 self._name_ahead(as_data(value).learned - current.learned, named)
-                merged = set_column(current, key, as_data(value))
+                merged = set_column(current, named, as_data(value))
                 self._check_applied(merged.learned, current.rows)
                 self.assign(base_node, merged, scope)
 
@@ -644,7 +644,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         # X[i] for i in range(...); images[image_id] for image_id in a column of ids
         one = key_data.counter or (key_data.element and key_data.column is not None)
         one = one or (isinstance(key, Seq) and any(as_data(i).counter for i in key.items))
+        unsure = selected is None and not key_data.rows and not isinstance(node.slice, (ast.Slice, ast.Constant)) and bool(base.by_column)
         return Data(
+            unsure=unsure,
             element=base.element or (one and bool(base.rows)),  # X[i] in a loop over i; df[df.id == one_id]
             subset=isinstance(node.slice, (ast.Compare, ast.BoolOp)) or (base.subset and selected is not None),
             rows=base.rows,

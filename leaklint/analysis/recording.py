@@ -164,9 +164,11 @@ class RecordingMixin:
         watched = next((kwargs[k] for k in lib.EVAL_KEYWORDS if k in kwargs), None)
         how = self._keeps_best(est, kwargs, node) if watched is not None else None
         if how and not self._objective:  # a trial's own stopping point, scored to rank trials
-            self.facts.early_stops.append(EarlyStop(event.id, span_of(node), as_data(watched).rows, how))
+            stop = EarlyStop(event.id, span_of(node), as_data(watched).rows, how)
             if "ModelCheckpoint" in how:
-                self._checkpointed.append(event.id)
+                self._checkpointed.append(stop)  # the model in memory is the last epoch until the best is reloaded
+            else:
+                self.facts.early_stops.append(stop)
         self._check_applied(data.learned, data.rows)
         if "validation_split" in kwargs and data.rows:
             # Keras holds out the last fraction of the rows it is given for validation
@@ -207,7 +209,7 @@ class RecordingMixin:
         """A model fitted (or cross-validated) with labels: what its features and labels carry."""
         x, y = as_data(x_val), as_data(y_val)
         time = x.time or (x.dated[0][1] if x.dated else None)
-        self.facts.trainings.append(Training(span_of(node), x.learned, y.learned, time))
+        self.facts.trainings.append(Training(span_of(node), x.learned, y.learned, time, x.rows, x.unsure))
 
     def _keeps_best(self, est: Estimator, kwargs, node) -> Optional[str]:
         """How a fit watching rows keeps what scored best on them: early stopping, a best
@@ -422,9 +424,18 @@ class RecordingMixin:
         for root in {r.root for r in rows}:
             self.facts.repeats.setdefault(root, Repeats(column, span_of(node), reason))
 
+    def _reload_checkpoints(self, fits=None) -> frozenset:
+        """``load_model("best.keras")`` / ``model.load_weights(path)``: the best epoch a
+        ModelCheckpoint kept (of the fits given, or of any) is now the model."""
+        reloaded = [s for s in self._checkpointed if fits is None or s.fit in fits]
+        for stop in reloaded:
+            if stop not in self.facts.early_stops:
+                self.facts.early_stops.append(stop)
+        return frozenset(s.fit for s in reloaded)
+
     def _report(self, values, node, how) -> None:
         """Scores shown or kept as a result: a search's best score among them is reported."""
-        if self._standalone and how in ("returned", "stored"):
-            return  # a function no code here calls: its caller decides what is reported
+        if self._standalone:
+            return  # a function no code here calls: it reports nothing unless a caller runs it
         for search in merge_data(values).tuning:
             self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches.get(search)))

@@ -141,10 +141,12 @@ def step_names(value) -> list:
 
 
 def negative(node) -> bool:
-    """``-1``, ``-horizon``: a negative period (shift(-1) reads the next row)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-        return node.value < 0
-    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    """``-1``: a literal negative period (shift(-1) reads the next row). ``-i`` over a
+    ``range(0, n_out)`` may be ``-0``: a variable period is not known to look ahead."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+        return isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool) and node.value > 0
+    return isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool) and node.value < 0
 
 
 # Words that name an entity whose rows are its observations over time or repeated measures.
@@ -229,3 +231,15 @@ def tuning_objective(func) -> bool:
     """``def objective(trial): ...``: one trial of a hyperparameter study, scored to rank trials."""
     params = func.args.posonlyargs + func.args.args
     return "objective" in func.name.lower() or bool(params and params[0].arg == "trial")
+
+
+TIME_WORDS = frozenset(("date", "time", "timestamp", "datetime", "ts", "day", "hour", "minute", "week", "month", "year", "period", "dt", "epoch", "step"))
+
+
+def time_column(name) -> bool:
+    """A column that names a moment (``timestamp``, ``date``, ``time_id``): grouping by it
+    aggregates across entities at one time, not over an entity's history."""
+    if not isinstance(name, str):
+        return False
+    spaced = "".join(" " + c.lower() if c.isupper() else c for c in name)
+    return any(t in TIME_WORDS for t in "".join(c if c.isalnum() else " " for c in spaced.lower()).split())

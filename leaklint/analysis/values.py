@@ -68,6 +68,9 @@ class Data(Value):
     counter: bool = False  # a loop index (``for i in range(len(X))``) or a test of one sample
     distinct: bool = False  # one row per value (``unique()``, ``drop_duplicates()``): ids, not rows of entities
     tuning: frozenset = frozenset()  # ids of the searches whose best cross-validated score this is
+    # columns chosen by names the analysis cannot read (``df[predictors]``): which of the
+    # frame's columns it holds is a guess (all of them are assumed)
+    unsure: bool = False
 
 
 @dataclass(frozen=True)
