@@ -21,9 +21,9 @@ from .suppress import file_is_suppressed, suppressed
 # Every rule needs a split, a cross-validation, a search or a score; a file that names
 # none cannot leak, and is not parsed. A positional split (``X[:n]`` and ``X[n:]``)
 # names nothing, so a file with a fit and a head slice is kept too, and so is a file
-# with a fit and a score or a prediction (held-out rows loaded from their own file, a
-# look-ahead feature judged on later rows), and so is a native boosting ``train`` whose
-# model predicts.
+# with a fit and a score (held-out rows loaded from their own file), a fit that watches
+# rows while it trains (early stopping), a study's best value, and a fit whose
+# predictions judge a look-ahead feature.
 SCREEN = re.compile(
     rb"train_test_split|random_split|cross_val|cross_validate|Fold\b|Fold\(|Split\b|Split\(|LeaveOne|LeaveP"
     rb"|SearchCV|_curve\b|permutation_test_score|\.split\(\s*[A-Za-z_]|\.cv\(|sample\(\s*frac|validation_split"
@@ -32,7 +32,9 @@ FIT_CALL = re.compile(rb"\.fit\w*\(")
 HEAD_SLICE = re.compile(rb"\[\s*0?\s*:\s*[A-Za-z_(\"']")
 # Any ``[:bound`` or ``[0:bound``: the analysis pairs such slices into positional splits.
 ANY_HEAD_SLICE = re.compile(r"\[\s*0?\s*:\s*[^\s\],:]")
-_SCORES = (b".score(", b"_score(", b"_error(", b".predict", b".evaluate(")
+_SCORES = (b".score(", b"_score(", b"_error(", b".evaluate(")
+_WATCHED = (b"eval_set", b"validation_data", b"valid_sets", b"evals=", b"eval_X")
+_LOOK_AHEAD = (b"shift(-", b"center=True", b"bfill", b"backfill", b"interpolate(", b"merge_asof", b".transform(\"", b".transform('")
 # One of these is in every SCREEN match (tests/test_properties.py checks it).
 _NEEDLES = (b"split", b"Split", b"cross_val", b"Fold", b"LeaveOne", b"LeaveP", b"SearchCV", b"_curve",
             b"permutation_test_score", b".cv(", b"sample(")
@@ -44,12 +46,17 @@ def may_leak(text: bytes) -> bool:
     # SCREEN match contains one of _NEEDLES and every FIT_CALL match contains ".fit".
     if any(needle in text for needle in _NEEDLES) and SCREEN.search(text) is not None:
         return True
-    if b".train(" in text and b".predict" in text:
+    if b"best_value" in text:
         return True
-    if b".fit" not in text or FIT_CALL.search(text) is None:
+    fitted = b".fit" in text and FIT_CALL.search(text) is not None
+    if (fitted or b".train(" in text) and any(watched in text for watched in _WATCHED):
+        return True
+    if not fitted:
         return False
     # a positional split, or a model scored on rows loaded on their own
-    return HEAD_SLICE.search(text) is not None or any(score in text for score in _SCORES)
+    if HEAD_SLICE.search(text) is not None or any(score in text for score in _SCORES):
+        return True
+    return b".predict" in text and any(ahead in text for ahead in _LOOK_AHEAD)
 
 
 PARSE_CODE = "LL000"

@@ -214,18 +214,22 @@ def test_order_of_files_and_jobs_do_not_change_the_output(tmp_path_factory, prog
 
 # ------------------------------------------------------- the engine's own shortcuts
 def _reference_screen(text: bytes) -> bool:
-    if engine.SCREEN.search(text) is not None:
+    if engine.SCREEN.search(text) is not None or re.search(rb"best_value", text):
         return True
-    if re.search(rb"\.train\(", text) and re.search(rb"\.predict", text):
+    fitted = engine.FIT_CALL.search(text) is not None
+    watched = re.search(rb"eval_set|validation_data|valid_sets|evals=|eval_X", text) is not None
+    if (fitted or re.search(rb"\.train\(", text)) and watched:
         return True
-    if engine.FIT_CALL.search(text) is None:
+    if not fitted:
         return False
-    return engine.HEAD_SLICE.search(text) is not None or re.search(
-        rb"\.score\(|_score\(|_error\(|\.predict|\.evaluate\(", text
+    if engine.HEAD_SLICE.search(text) is not None or re.search(rb"\.score\(|_score\(|_error\(|\.evaluate\(", text):
+        return True
+    return re.search(rb"\.predict", text) is not None and re.search(
+        rb"shift\(-|center=True|bfill|backfill|interpolate\(|merge_asof|\.transform\(\"|\.transform\('", text
     ) is not None
 
 
-FRAGMENTS = [".score(", ".predict(", ".evaluate(", ".train(", "accuracy_score(", "mean_squared_error(", "_score", "train_test_split", "cross_val", "KFold", "Fold(", "GroupKFold ", "ShuffleSplit", "Split(", "LeaveOneOut",
+FRAGMENTS = [".score(", ".predict(", ".evaluate(", ".train(", "eval_set", "best_value", "shift(-", ".transform(\"", "bfill", "accuracy_score(", "mean_squared_error(", "_score", "train_test_split", "cross_val", "KFold", "Fold(", "GroupKFold ", "ShuffleSplit", "Split(", "LeaveOneOut",
              "LeavePGroupsOut", "GridSearchCV", "learning_curve", "validation_curve ", "permutation_test_score",
              ".split(X", ".split( df", ".split()", "str.split(','", ".fit(", ".fit_transform(", ".fitted", "[:n]",
              "[0:len", "[ : (", "[:10]", "[:'2020'", ".cv(", "sample(frac", "sample( frac", "validation_split", "split", "Split", "_curve", "Leave", "SearchC", " ", "\n", "x", "(", ")",

@@ -80,6 +80,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
         self._searches: dict = {}  # LearnEvent id of a search's fit -> Span where the search was built
         self._entity_loops: list = []  # (entity name, For node) of loops over entities that read data
+        self._reads: dict = {}  # id(For) -> its body lists or reads files
         self._reading_loops: list = []  # per loop under way: the loop if its body reads files, else None
         self._checkpointed: list = []  # EarlyStops of fits that saved their best epoch to a file not yet reloaded
         self._standalone = False  # analysing a function no code of the file calls
@@ -299,7 +300,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         before = dict(scope.env)
         self.assign(stmt.target, self.iterate(iterable), scope, stmt.iter)
         self._loops += 1
-        reading = reads_files(stmt.body)
+        reading = self._reads.get(id(stmt))
+        if reading is None:  # a loop body is walked once, however often the loop is met
+            reading = self._reads[id(stmt)] = reads_files(stmt.body)
         entity = reading and isinstance(stmt.target, ast.Name) and entity_column(stmt.target.id)
         if entity:
             self._entity_loops.append((stmt.target.id, stmt))
