@@ -27,6 +27,7 @@ from .syntax import (
     keyword_node,
     keyword_true,
     lambda_is_aggregate,
+    one_candidate,
     negative,
     span_of,
     step_names,
@@ -114,6 +115,14 @@ def _lead(method, node) -> int:
         value = periods.operand.value
         return value if isinstance(value, int) else 0
     return 0
+
+
+def _one_setting(grid) -> bool:
+    """A parameter grid (a dict, or a list of dicts, of candidate lists) with one candidate."""
+    grids = grid.items if isinstance(grid, Seq) and not grid.keys else (grid,)
+    return bool(grids) and all(
+        isinstance(g, Seq) and g.keys and all(isinstance(v, Seq) and len(v.items) == 1 for v in g.items) for g in grids
+    )
 
 
 def _fill_method(node) -> Optional[str]:
@@ -516,7 +525,9 @@ class CallsMixin:
         steps = ()
         if isinstance(inner, Estimator):
             steps = (inner.qualname,) + inner.steps
-        return Estimator(qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv)
+        grid = args[1] if len(args) > 1 else kwargs.get("param_grid", kwargs.get("param_distributions"))
+        one = key in lib.SEARCH_CLASSES and _one_setting(grid)
+        return Estimator(qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv, one_setting=one)
 
     @staticmethod
     def _shuffle_flag(node, position, default) -> Optional[bool]:
@@ -559,7 +570,8 @@ class CallsMixin:
             fitted = replace(est, fits=frozenset({event.id}))
             self._last_fitted = fitted
             if lib.lib_key(est.qualname) in lib.SEARCH_CLASSES:
-                self._searches[event.id] = span_of(est.node) if est.node is not None else None
+                if not (est.one_setting or one_candidate(est.node)):  # a grid of one setting chooses nothing
+                    self._searches[event.id] = span_of(est.node) if est.node is not None else None
                 self._search(est, data, y_data, node, scope)
             if method == "fit":
                 return fitted

@@ -163,7 +163,8 @@ class RecordingMixin:
                 self._training(node, data, y_val)
         watched = next((kwargs[k] for k in lib.EVAL_KEYWORDS if k in kwargs), None)
         how = self._keeps_best(est, kwargs, node) if watched is not None else None
-        if how and not self._objective:  # a trial's own stopping point, scored to rank trials
+        if how and not self._objective and not self._standalone:
+            # (a trial's own stopping point only ranks trials; a function nothing calls stops nothing)
             stop = EarlyStop(event.id, span_of(node), as_data(watched).rows, how)
             if "ModelCheckpoint" in how:
                 self._checkpointed.append(stop)  # the model in memory is the last epoch until the best is reloaded
@@ -438,4 +439,5 @@ class RecordingMixin:
         if self._standalone:
             return  # a function no code here calls: it reports nothing unless a caller runs it
         for search in merge_data(values).tuning:
-            self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches.get(search)))
+            if search in self._searches:
+                self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches[search]))

@@ -243,3 +243,19 @@ def time_column(name) -> bool:
         return False
     spaced = "".join(" " + c.lower() if c.isupper() else c for c in name)
     return any(t in TIME_WORDS for t in "".join(c if c.isalnum() else " " for c in spaced.lower()).split())
+
+
+def one_candidate(node) -> bool:
+    """``GridSearchCV(model, {"C": [10]})`` / ``RandomizedSearchCV(..., n_iter=1)``: a search
+    over a single setting, whose best score is a plain cross-validated score."""
+    if not isinstance(node, ast.Call):
+        return False
+    iterations = keyword_node(node, "n_iter")
+    if isinstance(iterations, ast.Constant) and iterations.value == 1:
+        return True
+    grid = node.args[1] if len(node.args) > 1 else keyword_node(node, "param_grid") or keyword_node(node, "param_distributions")
+    grids = grid.elts if isinstance(grid, ast.List) else [grid]
+    return bool(grids) and all(
+        isinstance(g, ast.Dict) and g.values and all(isinstance(v, (ast.List, ast.Tuple)) and len(v.elts) == 1 for v in g.values)
+        for g in grids
+    )

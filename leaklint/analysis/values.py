@@ -114,6 +114,7 @@ class Estimator(Value):
     inner: object = field(default=None, compare=False, hash=False)  # a search's estimator
     cv: object = field(default=None, compare=False, hash=False)  # a search's cv= value
     unknown: bool = False
+    one_setting: bool = False  # a search over a single setting: its best score is a plain CV score
 
 
 @dataclass(frozen=True)
