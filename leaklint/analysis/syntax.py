@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from . import libraries as lib
@@ -160,6 +161,12 @@ ENTITY_WORDS = frozenset(
 )
 
 
+def _words(name: str) -> list:
+    """``PatientID`` / ``SUBJECT_ID`` / ``user-id`` -> their lower-case words."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    return re.sub(r"[^0-9a-zA-Z]+", " ", spaced).lower().split()
+
+
 def entity_column(name, strict=False) -> bool:
     """A column or variable that names an entity (``patient_id``, ``UserID``, ``subject``,
     ``subjects``), not an attribute of one (``device_model``, ``user_age``). ``strict``:
@@ -167,8 +174,7 @@ def entity_column(name, strict=False) -> bool:
     only with an id (``subject_id``)."""
     if not isinstance(name, str):
         return False
-    spaced = "".join(" " + c.lower() if c.isupper() else c for c in name)
-    tokens = "".join(c if c.isalnum() else " " for c in spaced.lower()).split()
+    tokens = _words(name)
     with_id = False
     while len(tokens) > 1 and tokens[-1] in ID_SUFFIXES:
         tokens, with_id = tokens[:-1], True
@@ -241,8 +247,7 @@ def time_column(name) -> bool:
     aggregates across entities at one time, not over an entity's history."""
     if not isinstance(name, str):
         return False
-    spaced = "".join(" " + c.lower() if c.isupper() else c for c in name)
-    return any(t in TIME_WORDS for t in "".join(c if c.isalnum() else " " for c in spaced.lower()).split())
+    return any(t in TIME_WORDS for t in _words(name))
 
 
 def one_candidate(node) -> bool:
