@@ -12,9 +12,13 @@ related location.
 
 ## Why is this bad?
 At prediction time the rows after "now" do not exist. A feature that reads them hands
-the model part of the answer: a centred 5-step mean of a random walk contains the next
-value, so a model predicting the next move from it looks skilful on any split, even a
-time-ordered one, and has no skill at all in use.
+the model part of the answer, and a time-ordered split does not help. Measured by
+`leaklint audit` on a random walk of 1,000 steps: predicting each next move from a
+centred 5-step mean (minus the current value) with gradient boosting under
+`TimeSeriesSplit(5)` scores R² 0.34, the trailing mean −0.09 (gap +0.44, 95% CI +0.41
+to +0.46 over 10 seeds; every seed). As a direction classifier: ROC AUC 0.80 against
+0.50. `shift(-1)` as a feature scores R² 1.00, a backward fill of 30% missing readings
+0.19, `interpolate()` 0.07, each against about −0.09 for its past-only counterpart.
 
 ## Example
 ```python
@@ -23,7 +27,7 @@ from sklearn.ensemble import GradientBoostingRegressor
 from sklearn.model_selection import TimeSeriesSplit, cross_val_score
 
 prices = pd.read_csv("prices.csv", parse_dates=["day"], index_col="day")
-prices["trend"] = prices["close"].rolling(5, center=True).mean()
+prices["trend"] = prices["close"].rolling(5, center=True).mean() - prices["close"]
 prices["move"] = prices["close"].diff().shift(-1)
 prices = prices.dropna()
 X, y = prices[["trend"]], prices["move"]
@@ -37,7 +41,7 @@ from sklearn.ensemble import GradientBoostingRegressor
 from sklearn.model_selection import TimeSeriesSplit, cross_val_score
 
 prices = pd.read_csv("prices.csv", parse_dates=["day"], index_col="day")
-prices["trend"] = prices["close"].rolling(5).mean()
+prices["trend"] = prices["close"].rolling(5).mean() - prices["close"]
 prices["move"] = prices["close"].diff().shift(-1)
 prices = prices.dropna()
 X, y = prices[["trend"]], prices["move"]
@@ -115,7 +119,7 @@ def check(ctx):
         # at the operation itself, even inside a helper: the feature is wrong whoever calls it
         span = event.span if event.span.path is None else event.reported
         if span not in hits:
-            hits[span] = Hit(span, message, related, {"form": event.kind})
+            hits[span] = Hit(span, message, related, dict(event.procedure) or {"form": event.kind})
     return list(hits.values())
 
 

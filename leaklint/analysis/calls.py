@@ -125,6 +125,16 @@ def _one_setting(grid) -> bool:
     )
 
 
+def _look_ahead_procedure(method, node) -> dict:
+    """What the runtime checker rebuilds of a look-ahead: its form and literal window or periods."""
+    procedure = {"form": method}
+    first = node.args[0] if node.args else keyword_node(node, "window" if method == "rolling" else "periods")
+    literal = to_spec(first, lambda expr: None) if first is not None else None
+    if isinstance(literal, int) and not isinstance(literal, bool):
+        procedure["window" if method == "rolling" else "periods"] = literal
+    return procedure
+
+
 def _fill_method(node) -> Optional[str]:
     """``x.ffill()`` -> "ffill", ``x.fillna(method="pad")`` -> "pad"; None for anything else."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
@@ -640,6 +650,7 @@ class CallsMixin:
         reason = _reads_ahead(method, node) if data.rows and data.grouped is None else None
         if reason is not None and isinstance(result, Data):
             ahead = self._look_ahead(data, reason, node, lead=_lead(method, node))
+            self.facts.learns[ahead].procedure = _look_ahead_procedure(method, node)
             return replace(result, learned=result.learned | {ahead})
         if method == "shift" and isinstance(result, Data) and _lead(method, node) < 0:
             result = self._lagged(result, -_lead(method, node))

@@ -12,7 +12,7 @@ from ..config import ConfigError
 from ..report.json_format import finding_to_dict
 from ..runner import lint_paths
 
-AUDITED = ("LL101", "LL102", "LL103", "LL104", "LL105", "LL201", "LL301", "LL302")
+AUDITED = ("LL101", "LL102", "LL103", "LL104", "LL105", "LL201", "LL202", "LL203", "LL301", "LL302", "LL304", "LL305")
 INSTALL_HINT = "leaklint audit needs the audit extra: pip install 'leaklint[audit]'"
 
 

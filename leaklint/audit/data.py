@@ -7,6 +7,7 @@ of the selection setup is exactly the seed document's draw.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 from scipy.signal import lfilter
@@ -15,6 +16,9 @@ MISSING_SHARE = 0.1
 WORDS_PER_DOCUMENT = 30
 ROWS_PER_CATEGORY = 4
 LABEL_WINDOW_SHARE = 20  # LL201 classification: the trailing median spans rows / 20
+ROWS_PER_ENTITY = 10  # LL203: 100 entities x 10 rows in the default 1,000 rows
+ENTITY_ROW_NOISE = 0.5  # LL203: sd of a row's own noise around its entity's features (which have sd 1)
+GAP_SHARE = 0.3  # LL202 (bfill, interpolate): the share of a series' readings that are missing
 
 
 @dataclass
@@ -23,15 +27,22 @@ class Dataset:
     y: np.ndarray
     rows: int
     features: int
+    groups: Optional[np.ndarray] = None  # "entities": each row's entity
+    gaps: Optional[np.ndarray] = None  # "walk": the readings missing from the second copy of the series
 
 
 def make(kind: str, rng: np.random.Generator, rows: int, features: int, task: str,
          positive_share: float = 0.5) -> Dataset:
-    """``kind`` is one of gaussian, nonnegative, missing, text, categorical, strings, time, wine."""
+    """``kind`` is one of gaussian, nonnegative, missing, text, categorical, strings, time,
+    walk, entities, wine."""
     if kind == "wine":
         return _wine()
     if kind == "time":
         return _time_ordered(rng, rows, features, task)
+    if kind == "walk":
+        return _walk(rng, rows, task)
+    if kind == "entities":
+        return _entities(rng, rows, features, task, positive_share)
     if kind == "text":
         X = _documents(rng, rows, features)
     elif kind in ("categorical", "strings"):
@@ -85,6 +96,35 @@ def _time_ordered(rng, rows, features, task="regression"):
     if task == "classification":
         y = time_label(y)
     return Dataset(X, y, rows, features)
+
+
+def _walk(rng, rows, task):
+    """A random walk of ``rows + 1`` values (``X``) and, for each of its first ``rows``, the
+    next move (``y``: its size, or for classification whether it is up).
+
+    The moves are independent, so nothing before a row tells its next move: only a
+    feature that reads later values can. ``gaps`` marks the readings missing from a
+    second, gappy copy of the series (the look-ahead of a backward fill or an interpolation).
+    """
+    x = np.concatenate([[0.0], np.cumsum(rng.normal(size=rows))])
+    moves = np.diff(x)
+    y = (moves > 0).astype(int) if task == "classification" else moves
+    return Dataset(x, y, rows, 1, gaps=rng.random(rows + 1) < GAP_SHARE)
+
+
+def _entities(rng, rows, features, task, positive_share=0.5):
+    """Rows of ``rows // ROWS_PER_ENTITY`` entities, each entity's rows together.
+
+    An entity's rows share its random features (plus row noise of sd ``ENTITY_ROW_NOISE``)
+    and one random label: a model can recognise an entity it has met, but nothing
+    carries over to a new one.
+    """
+    entities = max(2, rows // ROWS_PER_ENTITY)
+    groups = np.arange(rows) * entities // rows
+    centres = rng.normal(size=(entities, features))
+    X = centres[groups] + ENTITY_ROW_NOISE * rng.normal(size=(rows, features))
+    labels = _target(rng, entities, task, positive_share)
+    return Dataset(X, labels[groups], rows, features, groups=groups)
 
 
 def label_window(rows: int) -> int:

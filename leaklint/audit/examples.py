@@ -55,6 +55,17 @@ STAT_STEPS = {
     "max": _call("sklearn.preprocessing.MinMaxScaler"),
 }
 
+# LL202: boosting as in the rule's example, at half the default stages (as the forests);
+# LL305: boosting at its default 100 stages, the iterations early stopping chooses among.
+_BOOSTING_HALF = {
+    CLASSIFICATION: _call("sklearn.ensemble.GradientBoostingClassifier", n_estimators=50, random_state=0),
+    REGRESSION: _call("sklearn.ensemble.GradientBoostingRegressor", n_estimators=50, random_state=0),
+}
+_BOOSTING = {
+    CLASSIFICATION: _call("sklearn.ensemble.GradientBoostingClassifier", random_state=0),
+    REGRESSION: _call("sklearn.ensemble.GradientBoostingRegressor", random_state=0),
+}
+
 MODELS = {
     "LL101": _KNN,
     "LL102": _LINEAR,
@@ -64,6 +75,10 @@ MODELS = {
     "LL201": _FOREST,
     "LL301": _LINEAR,
     "LL302": _FOREST,
+    "LL202": _BOOSTING_HALF,
+    "LL203": _FOREST,
+    "LL304": {CLASSIFICATION: _call("sklearn.svm.SVC"), REGRESSION: _call("sklearn.svm.SVR")},
+    "LL305": _BOOSTING,
 }
 
 _FIVE_FOLD = {"cv": 5}
@@ -76,9 +91,23 @@ EVALUATIONS = {
     "LL201": {"cv": _call("sklearn.model_selection.KFold", 5, shuffle=True, random_state=0)},
     "LL301": {"split": {"test_size": 0.2, "random_state": 0}},
     "LL302": {"split": {"test_size": 0.25, "random_state": 0}},
+    "LL202": {"cv": _call("sklearn.model_selection.TimeSeriesSplit", 5)},
+    "LL203": {"cv": _call("sklearn.model_selection.KFold", 5, shuffle=True, random_state=0)},
+    "LL304": _FIVE_FOLD,
+    "LL305": {"split": {"test_size": 0.2, "random_state": 0}},
 }
 
 SCORINGS = {"LL103": "roc_auc", "LL104": "roc_auc"}
+
+# LL202: the look-ahead of the rule's example, a centred 5-row rolling mean; a shift looks
+# one row ahead unless the code says how many.
+LOOK_AHEAD = {"form": "center", "window": 5, "periods": 1}
+
+# LL304: configurations a search tries when the code does not say (RandomizedSearchCV's
+# own default is 10); more than MAX_CANDIDATES would take over ~10 s per seed nested.
+CANDIDATES = 50
+RANDOMIZED_DEFAULT_CANDIDATES = 10
+MAX_CANDIDATES = 100
 
 FIT_METHODS = {"LL103": "fit"}
 
@@ -95,4 +124,8 @@ SIZES = {
     "LL201": (500, 5),
     "LL301": (200, 20),
     "LL302": (400, 20),
+    "LL202": (1_000, 1),  # a random walk of 1,000 moves
+    "LL203": (1_000, 10),  # 100 entities x 10 rows
+    "LL304": (100, 20),
+    "LL305": (400, 20),
 }

@@ -6,19 +6,24 @@ import math
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.metrics import get_scorer
+from sklearn.model_selection import TimeSeriesSplit
 
 from leaklint.analysis.specs import CallSpec, FuncRef
 from leaklint.audit import examples, scoring, sizing
-from leaklint.audit.data import label_window, make
+from leaklint.audit.data import ENTITY_ROW_NOISE, GAP_SHARE, ROWS_PER_ENTITY, label_window, make
 from leaklint.audit.parallel import run_seeds
 from leaklint.audit.pieces import Job, describe
 from leaklint.audit.procedures import (
     LL301_MODEL,
     PROCEDURES,
+    VALIDATION_SHARE,
     ColumnsDiffer,
     GroupMeanEncoder,
     NothingSelected,
     Pieces,
+    all_stages,
+    grouped_description,
+    time_folds_description,
     time_ordered_description,
 )
 from leaklint.audit.rebuild import Unsupported, build, sanitise, seed
@@ -37,6 +42,7 @@ def execute(job: Job, send) -> None:
     model = sanitise(job.model)
     step = _step(job, None)
     task = _task(job, model, step)
+    model, substituted, notes = _rule_model(job, model, task)
     model = model or examples.MODELS[job.code][task]
     step = step or _step(job, task)
     evaluation = _evaluation(job)
@@ -44,15 +50,20 @@ def execute(job: Job, send) -> None:
     rows, features = examples.SIZES[job.code]
     features = VOCABULARY if kind == "text" else features
     rows, features = job.rows or rows, job.features or features
+    if kind == "walk":
+        if job.features is not None:
+            notes.append("data: --features is not used: the look-ahead audit's data is one series and one feature")
+        features = 1
     sized = sizing.size(
         job.code, step, model, rows=rows, features=features, kind=kind,
         explicit_rows=job.rows is not None, explicit_features=job.features is not None,
         folds=sizing.folds_of({k: _build(v, 0) for k, v in evaluation.items()}, rows, task),
     )
     step, model = sized.step, sized.model
-    metric, substituted, notes = _metric(job, task)
-    substituted += sized.substituted
-    notes += sized.notes
+    metric, metric_substituted, metric_notes = _metric(job, task)
+    substituted += metric_substituted + sized.substituted
+    notes += metric_notes + sized.notes
+    notes += _rule_notes(job, model, evaluation, sized.rows)
     if job.code == "LL201" and task == "classification":
         notes.append(
             f"data: the label is 1 where the drifting target is above its median over the last "
@@ -74,6 +85,9 @@ def execute(job: Job, send) -> None:
             fit_method=job.fit_method,
             task=task,
             seed=repeat,
+            options=dict(job.options or {}),
+            groups=data.groups,
+            gaps=data.gaps,
         )
         return data, pieces
 
@@ -105,6 +119,7 @@ def execute(job: Job, send) -> None:
 
     data, pieces = prepare(0)
     texts = _texts(step, model, evaluation, pieces.evaluation, job.fit_method)
+    texts.update(_rule_texts(job, pieces))
     send(("info", {
         "metric": metric,
         "chance": scoring.chance(metric, data.y),
@@ -133,7 +148,8 @@ def _task(job: Job, model, step=None) -> str:
         task = _task_of(build(model))
     if task is None and isinstance(step, CallSpec):
         task = _step_task(build(step))
-    if task is None and job.code == "LL201":
+    if task is None and job.code in ("LL201", "LL202"):
+        # (LL202's example predicts the size of the next move, unless labels are implied.)
         task = "classification" if _classification_evaluation(job) else "regression"
     task = task or "classification"
     if job.code == "LL201" and task == "regression" and isinstance(job.cv, CallSpec) and "Stratified" in job.cv.qualname:
@@ -224,6 +240,10 @@ def _metric(job: Job, task: str):
 def _data_kind(job: Job, step, model, task: str) -> str:
     if job.code == "LL201":
         return "time"
+    if job.code == "LL202":
+        return "walk"
+    if job.code == "LL203":
+        return "entities"
     names = _names(step) | _names(model)
     if job.code == "LL103" or names & ENCODERS:
         return "strings" if _roots(step) & {"category_encoders"} else "categorical"
@@ -233,6 +253,103 @@ def _data_kind(job: Job, step, model, task: str) -> str:
         if names & marks:
             return kind
     return "gaussian"
+
+
+def _rule_model(job: Job, model, task: str):
+    """The code's model, unless the rule's procedure cannot run it: (model or None, substituted, notes).
+
+    LL304 draws configurations only for the model families in ``spaces``; LL305 chooses
+    among the stages of a booster, so its model must have ``staged_predict``.
+    """
+    if model is None or job.code not in ("LL304", "LL305"):
+        return model, [], []
+    built = build(model)
+    if job.code == "LL304":
+        from leaklint.audit.spaces import space_of
+
+        if space_of(built) is not None:
+            return model, [], []
+        why = ("the audit draws search configurations only for k-NN, single trees, linear models, SVMs, "
+               "naive Bayes and discriminant analysis (a nested search of an ensemble or a network takes minutes per seed)")
+    else:
+        if hasattr(built, "staged_predict"):
+            return model, [], []
+        why = "it has no boosting stages (staged_predict) to choose among"
+    example = examples.MODELS[job.code][task]
+    note = f"model: `{describe(model)}` is not used: {why}; the rule's example, `{describe(example)}`, is used"
+    return None, ["model"], [note]
+
+
+def _rule_notes(job: Job, model, evaluation: dict, rows: int) -> list[str]:
+    """What the rule's own procedure did to the data or the pieces, said once."""
+    notes = []
+    options = job.options or {}
+    if job.code == "LL202":
+        built = {key: _build(value, 0) for key, value in evaluation.items()}
+        ordered = isinstance(built.get("cv"), TimeSeriesSplit) or (
+            "split" in built and not built["split"]["shuffle"]
+        )
+        if not ordered:
+            notes.append(
+                f"evaluation: {_evaluation_text(evaluation)} is not time-ordered; both procedures use "
+                f"{time_folds_description(built)}, so that only the feature differs (a shuffled split of a "
+                "time series is LL201's leak)"
+            )
+        if options.get("form") == "center" and options.get("window", 5) <= 2:
+            notes.append(f"form: a centred window of {options['window']} rows reads no later row (pandas centres it back)")
+    elif job.code == "LL203":
+        notes.append(
+            f"data: {max(2, rows // ROWS_PER_ENTITY)} entities of about {ROWS_PER_ENTITY} rows each; an entity's "
+            f"rows share its random features (row noise sd {ENTITY_ROW_NOISE} around them) and one random label"
+        )
+    elif job.code == "LL305":
+        built = build(model)
+        if all_stages(built) is not built:
+            notes.append(
+                f"model: {describe(model)}'s own early stopping is turned off so that every stage is grown; "
+                "the stage kept is chosen by the watched rows, as the rule describes"
+            )
+    return notes
+
+
+def _rule_texts(job: Job, pieces: Pieces) -> dict:
+    """The rule-specific words of the procedure templates."""
+    options = pieces.options
+    if job.code == "LL202":
+        leaked, honest = _look_ahead_texts(options)
+        return {
+            "leaked_feature": leaked + ", minus the current value",
+            "honest_feature": honest + ", minus the current value",
+            "time_evaluation": time_folds_description(pieces.evaluation),
+        }
+    if job.code == "LL203":
+        return {"grouped_evaluation": grouped_description(pieces.evaluation)}
+    if job.code == "LL304":
+        return {"candidates": options["candidates"]}
+    if job.code == "LL305":
+        return {"fit_share": f"{1 - VALIDATION_SHARE:.0%}", "validation_share": f"{VALIDATION_SHARE:.0%}"}
+    return {}
+
+
+def _look_ahead_texts(options: dict) -> tuple[str, str]:
+    form = options["form"]
+    if form == "center":
+        window = options["window"]
+        return f"the centred {window}-row rolling mean", f"the trailing {window}-row rolling mean"
+    if form == "shift":
+        k = options["periods"]
+        rows = "row" if k == 1 else "rows"
+        return f"the value {k} {rows} ahead (shift(-{k}))", f"the value {k} {rows} back (shift({k}))"
+    gappy = f"a copy of the series with {GAP_SHARE:.0%} of its readings missing"
+    filled = "filled backward from the next reading (bfill)" if form == "bfill" else "interpolated between the readings on both sides"
+    return f"{gappy}, {filled}", f"{gappy}, filled forward from the last reading (ffill)"
+
+
+def _evaluation_text(evaluation: dict) -> str:
+    if "cv" in evaluation:
+        cv = evaluation["cv"]
+        return f"{cv}-fold CV" if isinstance(cv, int) else describe(cv)
+    return "a shuffled train_test_split"
 
 
 def _build(spec, repeat: int):

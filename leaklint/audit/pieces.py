@@ -33,6 +33,7 @@ class Job:
     split: Optional[dict] = None
     scoring: Optional[str] = None
     task: Optional[str] = None
+    options: Optional[dict] = None  # the rule's own literal settings (LL202, LL304)
 
 
 @dataclass
@@ -74,6 +75,11 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
     proc = finding.procedure or {}
     result = Plan()
     pieces: dict = {}
+    if code == "LL304":
+        proc = _search_pieces(proc)
+        pieces["options"] = {"candidates": _candidates(result, proc)}
+    elif code == "LL202":
+        pieces["options"] = _look_ahead(result, proc)
     if code == "LL103" and proc.get("form") == "groupby-mean":
         pieces["form"] = "groupby-mean"
     elif code in examples.STEP_RULES:
@@ -92,7 +98,8 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
             pieces["model"] = own
         else:
             pieces["model"] = _accepted(result, "model", proc.get("model"), "model")
-    pieces.update(_evaluation(result, code, proc.get("cv"), proc.get("split")))
+    # (A search's cv is its evaluation: LL304 reads no split.)
+    pieces.update(_evaluation(result, code, proc.get("cv"), None if code == "LL304" else proc.get("split")))
     if code == "LL201":
         # Read quietly: it decides classification, and a regression's metric is fixed.
         pieces["scoring"] = _scoring(Plan(), code, proc.get("scoring"))
@@ -102,6 +109,99 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
     pieces["task"] = task if task in (examples.CLASSIFICATION, examples.REGRESSION) else None
     result.job = Job(code, repeats, rows, features, dataset, **pieces)
     return result
+
+
+# LL202: the look-ahead operations the audit rebuilds, by the names a finding may give
+# them (a form, or the pandas method that made the feature).
+LOOK_AHEAD_FORMS = {
+    "center": "center", "centre": "center", "centered": "center", "centred": "center", "rolling": "center",
+    "shift": "shift", "diff": "shift", "pct_change": "shift",
+    "bfill": "bfill", "backfill": "bfill", "fillna": "bfill", "merge_asof": "bfill",
+    "interpolate": "interpolate",
+}
+
+
+def _look_ahead(result: Plan, proc: dict) -> dict:
+    """LL202's form (centred window, shift(-k), bfill, interpolate) and its literal window/periods."""
+    options = dict(examples.LOOK_AHEAD)
+    raw = proc.get("form")
+    name = raw.rsplit(".", 1)[-1].lower() if isinstance(raw, str) else None
+    form = LOOK_AHEAD_FORMS.get(name)
+    if form is None:
+        result.substituted.append("form")
+        if raw is None:
+            result.notes.append("form: not found in the code; the rule's example, a centred 5-row rolling mean, is used")
+        else:
+            result.notes.append(
+                f"form: {raw!r} is not a look-ahead the audit rebuilds (a centred rolling window, shift(-k), "
+                "bfill, interpolate); the rule's example, a centred 5-row rolling mean, is used"
+            )
+        return options
+    options["form"] = form
+    if name == "merge_asof":
+        result.notes.append("form: merge_asof(direction='forward') gives each row the next reading; it runs as a backward fill")
+    window, periods = proc.get("window"), proc.get("periods")
+    if form == "center" and _whole(window) and window >= 1:
+        options["window"] = window
+    elif form == "center" and window is not None:
+        result.substituted.append("window")
+        result.notes.append(f"window: `{describe(window)}` is not a literal row count; the rule's example window of 5 rows is used")
+    if form == "shift" and _whole(periods) and periods != 0:
+        options["periods"] = abs(periods)  # shift(-k) looks k rows ahead
+    elif form == "shift" and periods is not None:
+        result.substituted.append("periods")
+        result.notes.append(f"periods: `{describe(periods)}` is not a literal row count; a look-ahead of one row is used")
+    return options
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+SEARCHES = frozenset({"GridSearchCV", "RandomizedSearchCV", "HalvingGridSearchCV", "HalvingRandomSearchCV"})
+
+
+def _search_pieces(proc: dict) -> dict:
+    """LL304: the model, cv and scoring of the search call, where the finding gives the call.
+
+    Only its pieces are read, each screened like any other; the parameter grid (a dict)
+    never is.
+    """
+    search = proc.get("search")
+    if not isinstance(search, CallSpec):
+        return proc
+    pieces = dict(proc)
+    if pieces.get("model") is None:
+        pieces["model"] = search.kwarg("estimator", search.args[0] if search.args else None)
+    if pieces.get("cv") is None:
+        cv = search.kwarg("cv")
+        # cv=None is the searches' own default: 5 folds, not a missing piece
+        pieces["cv"] = 5 if cv is None else cv
+    if pieces.get("scoring") is None:
+        pieces["scoring"] = search.kwarg("scoring")
+    if pieces.get("candidates") is None and search.qualname.rsplit(".", 1)[-1] == "RandomizedSearchCV":
+        pieces["candidates"] = search.kwarg("n_iter", examples.RANDOMIZED_DEFAULT_CANDIDATES)
+    return pieces
+
+
+def _candidates(result: Plan, proc: dict) -> int:
+    raw = proc.get("candidates")
+    if _whole(raw) and 2 <= raw <= examples.MAX_CANDIDATES:
+        return raw
+    if _whole(raw) and raw > examples.MAX_CANDIDATES:
+        result.substituted.append("candidates")
+        result.notes.append(
+            f"candidates: {raw} configurations would take minutes per seed nested; "
+            f"{examples.MAX_CANDIDATES} are drawn (the optimism still grows with the number tried)"
+        )
+        return examples.MAX_CANDIDATES
+    result.substituted.append("candidates")
+    if raw is None:
+        what = "the number of configurations tried is not known from the code (a grid is a dict, never rebuilt)"
+    else:
+        what = f"{describe(raw)} is not a literal count of at least 2"
+    result.notes.append(f"candidates: {what}; {examples.CANDIDATES} configurations, as in the rule's example, are drawn")
+    return examples.CANDIDATES
 
 
 # Selectors that fit an estimator of their own: when the code's model is not found, the

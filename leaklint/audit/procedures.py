@@ -7,11 +7,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Optional
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.model_selection import TimeSeriesSplit, check_cv, train_test_split
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, TransformerMixin, clone
+from sklearn.model_selection import (
+    GridSearchCV,
+    GroupKFold,
+    GroupShuffleSplit,
+    TimeSeriesSplit,
+    check_cv,
+    train_test_split,
+)
 from sklearn.pipeline import Pipeline
 
 CLASSIFICATION = "classification"
@@ -47,6 +54,10 @@ class Pieces:
     seed: int
     # (undefined, scored) test folds of each mean: a fold holding one class has no ROC AUC.
     folds_scored: list = field(default_factory=list)
+    # The rule's own literal settings: LL202 form/window/periods, LL304 candidates.
+    options: dict = field(default_factory=dict)
+    groups: Optional[np.ndarray] = None  # LL203: each row's entity
+    gaps: Optional[np.ndarray] = None  # LL202: the readings missing from the gappy copy of the series
 
 
 class GroupMeanEncoder(TransformerMixin, BaseEstimator):
@@ -137,6 +148,271 @@ def fitted_on_all_rows(p: Pieces, X, y):
     return leaked, _mean_score(p, p.model, X, y, folds)
 
 
+# -- LL202: a feature read from later rows ----------------------------------------------
+
+LOOK_AHEAD_FORMS = ("center", "shift", "bfill", "interpolate")
+
+
+def look_ahead_feature(p: Pieces, X, y):
+    """LL202: the next move predicted from a feature that reads later values, or from its
+    past-only counterpart; both under the same time-ordered folds.
+
+    ``X`` is the walk (one value more than rows), ``y`` each row's next move. Each feature
+    is taken relative to the row's current value, as a distance from a trend is: a level
+    of a random walk says nothing of its next move, and the folds' levels drift apart.
+    """
+    leaked, honest = look_ahead_pair(X, p.gaps, p.options["form"], p.options["window"], p.options["periods"])
+    kept = np.flatnonzero(np.isfinite(leaked) & np.isfinite(honest))
+    target = y[kept]
+    folds = time_folds(p.evaluation, len(kept))
+    return (
+        _mean_score(p, p.model, leaked[kept, None], target, folds),
+        _mean_score(p, p.model, honest[kept, None], target, folds),
+    )
+
+
+def look_ahead_pair(x, gaps, form: str, window: int, periods: int):
+    """Each row's (look-ahead, past-only) feature minus its current value; nan where undefined.
+
+    center: the centred ``window``-row rolling mean (pandas ``center=True``: it reaches
+    ``(window - 1) // 2`` rows ahead), or the trailing one. shift: the value ``periods``
+    rows ahead, or as many back. bfill / interpolate: a copy of the series with the
+    readings at ``gaps`` missing, filled from the next reading (or between the readings on
+    both sides), or forward from the last one.
+    """
+    if form == "center":
+        leaked, honest = _rolling_mean(x, window, (window - 1) // 2), _rolling_mean(x, window, 0)
+    elif form == "shift":
+        leaked, honest = _shifted(x, periods), _shifted(x, -periods)
+    else:
+        readings = np.where(gaps, np.nan, x)
+        leaked = _backward_fill(readings) if form == "bfill" else _interpolated(readings)
+        honest = _forward_fill(readings)
+    current = x[:-1]
+    return leaked[:-1] - current, honest[:-1] - current
+
+
+def _rolling_mean(x, window: int, ahead: int):
+    """The mean of ``x[t + ahead - window + 1 .. t + ahead]`` at each t (nan past either end)."""
+    n = len(x)
+    sums = np.concatenate([[0.0], np.cumsum(x)])
+    end = np.arange(n) + ahead
+    start = end - window + 1
+    out = np.full(n, np.nan)
+    inside = (start >= 0) & (end < n)
+    out[inside] = (sums[end[inside] + 1] - sums[start[inside]]) / window
+    return out
+
+
+def _shifted(x, ahead: int):
+    """``x[t + ahead]`` at each t: pandas ``shift(-ahead)``."""
+    out = np.full(len(x), np.nan)
+    if ahead >= 0:
+        out[: len(x) - ahead] = x[ahead:]
+    else:
+        out[-ahead:] = x[: len(x) + ahead]
+    return out
+
+
+def _forward_fill(readings):
+    positions = np.where(np.isfinite(readings), np.arange(len(readings)), -1)
+    last = np.maximum.accumulate(positions)
+    return np.where(last >= 0, readings[np.maximum(last, 0)], np.nan)
+
+
+def _backward_fill(readings):
+    return _forward_fill(readings[::-1])[::-1]
+
+
+def _interpolated(readings):
+    """pandas ``interpolate()``: linear between readings; the gaps after the last reading
+    take its value, those before the first stay missing."""
+    seen = np.flatnonzero(np.isfinite(readings))
+    if len(seen) == 0:
+        return readings.copy()
+    out = np.interp(np.arange(len(readings)), seen, readings[seen])
+    out[: seen[0]] = np.nan
+    return out
+
+
+def time_folds(evaluation: dict, n: int):
+    """The code's own TimeSeriesSplit, or the time-ordered counterpart of its evaluation."""
+    cv = evaluation.get("cv")
+    if isinstance(cv, TimeSeriesSplit):
+        return list(cv.split(np.zeros((n, 1))))
+    return time_ordered_rows(evaluation, n)
+
+
+def time_folds_description(evaluation: dict) -> str:
+    cv = evaluation.get("cv")
+    return splitter_text(cv) if isinstance(cv, TimeSeriesSplit) else time_ordered_description(evaluation)
+
+
+def splitter_text(splitter) -> str:
+    """``GroupKFold(5)``: a splitter's class, its folds, and the settings it was given."""
+    import inspect
+
+    parameters = inspect.signature(type(splitter).__init__).parameters
+    shown = []
+    for name, parameter in parameters.items():
+        if name in ("self", "n_splits") or parameter.kind not in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+            continue
+        value = getattr(splitter, name, parameter.default)
+        if value is not parameter.default and value != parameter.default:
+            shown.append(f"{name}={value!r}")
+    folds = getattr(splitter, "n_splits", None)
+    return f"{type(splitter).__name__}({', '.join(([str(folds)] if folds is not None else []) + shown)})"
+
+
+# -- LL203: rows of one entity on both sides --------------------------------------------
+
+
+def shared_entities(p: Pieces, X, y):
+    """LL203: the row-level split as written, or the same split of whole entities."""
+    rows = split_rows(p.evaluation, y, p.task, p.seed)
+    grouped = grouped_rows(p.evaluation, y, p.groups, p.seed)
+    return _mean_score(p, p.model, X, y, rows), _mean_score(p, p.model, X, y, grouped)
+
+
+def grouped_splitter(evaluation: dict, seed: int):
+    """The split of whole entities that matches a row-level evaluation."""
+    options = evaluation.get("split")
+    if options is not None:
+        test, train = options["test_size"], options["train_size"]
+        state = seed if options["random_state"] is None else options["random_state"]
+        return GroupShuffleSplit(1, test_size=test if test is not None or train is not None else 0.25,
+                                 train_size=train, random_state=state)
+    cv = evaluation["cv"]
+    if isinstance(cv, int):
+        return GroupKFold(cv)
+    name = type(cv).__name__
+    if name.startswith("Group") or name == "StratifiedGroupKFold":
+        return cv  # already keeps entities together, once given the groups
+    if name.endswith("ShuffleSplit"):
+        state = seed if cv.random_state is None else cv.random_state
+        return GroupShuffleSplit(cv.n_splits, test_size=cv.test_size, train_size=cv.train_size, random_state=state)
+    folds = cv.cvargs["n_splits"] if hasattr(cv, "cvargs") else cv.get_n_splits()
+    return GroupKFold(folds)
+
+
+def grouped_rows(evaluation: dict, y, groups, seed: int):
+    splitter = grouped_splitter(evaluation, seed)
+    return list(splitter.split(np.zeros((len(y), 1)), y, groups))
+
+
+def grouped_description(evaluation: dict, seed: int = 0) -> str:
+    return f"{splitter_text(grouped_splitter(evaluation, seed))} by entity"
+
+
+# -- LL304: the best score of a search reported -----------------------------------------
+
+
+def search_best_score(p: Pieces, X, y):
+    """LL304: ``best_score_`` of a search over ``candidates`` drawn configurations, or the
+    same search cross-validated in an outer loop of the same folds (nested CV)."""
+    from leaklint.audit.spaces import configurations
+
+    outer = split_rows(p.evaluation, y, p.task, p.seed)
+    rng = np.random.default_rng(p.seed)
+    grid = configurations(p.model, p.options["candidates"], rng, _smallest_inner_training(p, y, outer))
+    search = GridSearchCV(p.model, grid, cv=p.evaluation["cv"], scoring=p.scorer, refit=False, error_score="raise")
+    leaked = search.fit(X, y).best_score_
+    nested = []
+    for train, test in outer:
+        fitted = clone(search).set_params(refit=True).fit(_rows(X, train), y[train])
+        nested.append(p.scorer(fitted.best_estimator_, _rows(X, test), y[test]))
+    return float(leaked), _finite_mean(p, nested)
+
+
+def _smallest_inner_training(p: Pieces, y, outer) -> int:
+    """Rows in the smallest training fold of a search nested in ``outer``."""
+    train = min((t for t, _ in outer), key=len)
+    inner = split_rows(p.evaluation, y[train], p.task, p.seed)
+    return min(len(t) for t, _ in inner)
+
+
+# -- LL305: the stopping point chosen on the scored rows ---------------------------------
+
+VALIDATION_SHARE = 0.2  # LL305: the training rows held out to choose the stage honestly
+
+
+def stopped_on_test(p: Pieces, X, y):
+    """LL305: boosting whose kept stage is the one scoring best on the held-out rows that
+    are then scored, or the one scoring best on a validation split of the training rows."""
+    model = all_stages(p.model)
+    leaked, honest = [], []
+    for train, test in split_rows(p.evaluation, y, p.task, p.seed):
+        fitted = clone(model).fit(_rows(X, train), y[train])
+        leaked.append(np.max(staged_scores(fitted, p.scorer, _rows(X, test), y[test])))
+        fit, validation = train_test_split(
+            train, test_size=VALIDATION_SHARE, random_state=p.seed,
+            stratify=y[train] if p.task == CLASSIFICATION else None,
+        )
+        fitted = clone(model).fit(_rows(X, fit), y[fit])
+        chosen = int(np.argmax(staged_scores(fitted, p.scorer, _rows(X, validation), y[validation])))
+        honest.append(staged_scores(fitted, p.scorer, _rows(X, test), y[test])[chosen])
+    return _finite_mean(p, leaked), _finite_mean(p, honest)
+
+
+def all_stages(model):
+    """The model without its own early stopping, so that every stage is grown and seen."""
+    params = model.get_params(deep=False)
+    changes = {}
+    if params.get("early_stopping") not in (None, False):  # HistGradientBoosting*
+        changes["early_stopping"] = False
+    elif "early_stopping" not in params and params.get("n_iter_no_change") is not None:  # GradientBoosting*
+        changes["n_iter_no_change"] = None
+    return clone(model).set_params(**changes) if changes else model
+
+
+def staged_scores(fitted, scorer, X, y) -> np.ndarray:
+    """The scorer's value of each boosting stage of ``fitted`` on (X, y)."""
+    outputs = _StagedOutputs(fitted, X)
+    view = _StageClassifier if hasattr(fitted, "classes_") else _StageRegressor
+    scores = [scorer(view(outputs, stage), X, y) for stage in range(outputs.stages)]
+    return np.array(scores, dtype=float)
+
+
+class _StagedOutputs:
+    """A fitted booster's staged outputs on one X, computed once per kind as asked."""
+
+    def __init__(self, fitted, X):
+        self.fitted, self.X = fitted, X
+        self.classes_ = getattr(fitted, "classes_", None)
+        self._cache = {"predict": list(fitted.staged_predict(X))}
+        self.stages = len(self._cache["predict"])
+
+    def get(self, method: str, stage: int):
+        if method not in self._cache:
+            self._cache[method] = list(getattr(self.fitted, f"staged_{method}")(self.X))
+        return self._cache[method][stage]
+
+
+class _StageRegressor(RegressorMixin, BaseEstimator):
+    """A fitted booster seen at one stage, for a scorer (only on the X it was computed for)."""
+
+    def __init__(self, outputs=None, stage=0):
+        self.outputs, self.stage = outputs, stage
+
+    def __sklearn_is_fitted__(self):
+        return True
+
+    def predict(self, X):
+        return self.outputs.get("predict", self.stage)
+
+
+class _StageClassifier(ClassifierMixin, _StageRegressor):
+    @property
+    def classes_(self):
+        return self.outputs.classes_
+
+    def predict_proba(self, X):
+        return self.outputs.get("predict_proba", self.stage)
+
+    def decision_function(self, X):
+        return self.outputs.get("decision_function", self.stage)
+
+
 @dataclass(frozen=True)
 class Procedure:
     run: Callable
@@ -174,6 +450,28 @@ PROCEDURES = {
         fitted_on_all_rows,
         "{model} fitted on all rows, scored on the held-out rows of {evaluation}",
         "{model} fitted on the training rows of {evaluation}",
+    ),
+    "LL202": Procedure(
+        look_ahead_feature,
+        "{model} predicting each row's next move from {leaked_feature}, under {time_evaluation}",
+        "{model} predicting each row's next move from {honest_feature}, under {time_evaluation}",
+    ),
+    "LL203": Procedure(
+        shared_entities,
+        "{model} under {evaluation} of the rows (an entity's rows on both sides)",
+        "{model} under {grouped_evaluation} (each entity's rows on one side)",
+    ),
+    "LL304": Procedure(
+        search_best_score,
+        "best_score_ of a search over {candidates} configurations of {model} with {evaluation}",
+        "the same search cross-validated in an outer {evaluation} (nested CV): each outer test fold scored once",
+    ),
+    "LL305": Procedure(
+        stopped_on_test,
+        "{model} fitted on the training rows of {evaluation}; of its stages, the one scoring best on "
+        "the held-out rows is kept and scored on them",
+        "{model} fitted on {fit_share} of the training rows; the stage scoring best on the other "
+        "{validation_share} (validation) is kept; the held-out rows are scored once",
     ),
 }
 

@@ -35,6 +35,10 @@ AVERAGING = frozenset(
 BOOSTING = frozenset("GradientBoostingClassifier GradientBoostingRegressor AdaBoostClassifier AdaBoostRegressor".split())
 MAX_TREES = 25  # as the rules' example forests
 MAX_STAGES = 50
+# LL305 chooses among a booster's stages: it keeps the default 100 and up to 200 (about
+# 1 s per seed at the rule's 400 rows); the inflation barely grows past 100 on noise.
+MAX_STAGES_CHOSEN = 200
+HIST_BOOSTING = frozenset({"HistGradientBoostingClassifier", "HistGradientBoostingRegressor"})
 
 # Features for the selectors whose cost grows with them (the univariate tests with
 # f_classif, f_regression, chi2 or r_regression keep the seed's 10,000).
@@ -78,8 +82,9 @@ def size(code: str, step, model, *, rows: int, features: int, explicit_rows: boo
          explicit_features: bool, kind: str, folds: Folds) -> Sized:
     """Adapt the default ``rows`` x ``features`` (and the specs' costs) to the pieces."""
     sized = Sized(step, model, rows, features)
-    sized.step = _cap_ensembles(sized, "step", step)
-    sized.model = _cap_ensembles(sized, "model", model)
+    stages = MAX_STAGES_CHOSEN if code == "LL305" else MAX_STAGES
+    sized.step = _cap_ensembles(sized, "step", step, stages)
+    sized.model = _cap_ensembles(sized, "model", model, stages)
     name = _name(sized.step)
     if kind in ("gaussian", "missing", "nonnegative") and not explicit_features:
         _fit_cost(sized, code, name, folds)
@@ -214,31 +219,38 @@ def _bound_rounds(sized: Sized, name: str) -> None:
     )
 
 
-def _cap_ensembles(sized: Sized, piece: str, spec):
-    """Cap the members of every ensemble in ``spec``, nested estimators included."""
+def _cap_ensembles(sized: Sized, piece: str, spec, stages: int = MAX_STAGES):
+    """Cap the members of every ensemble in ``spec``, nested estimators included.
+
+    ``stages`` caps boosting; histogram boosting's ``max_iter`` only when it is raised
+    above ``MAX_STAGES`` (LL305, whose procedure grows every iteration).
+    """
     if isinstance(spec, CallSpec):
         spec = CallSpec(
             spec.qualname,
-            tuple(_cap_ensembles(sized, piece, a) for a in spec.args),
-            tuple((k, _cap_ensembles(sized, piece, v)) for k, v in spec.kwargs),
+            tuple(_cap_ensembles(sized, piece, a, stages) for a in spec.args),
+            tuple((k, _cap_ensembles(sized, piece, v, stages)) for k, v in spec.kwargs),
         )
         name = _name(spec)
-        limit = MAX_TREES if name in AVERAGING else MAX_STAGES if name in BOOSTING else None
+        limit = MAX_TREES if name in AVERAGING else stages if name in BOOSTING else None
+        parameter = "n_estimators"
+        if name in HIST_BOOSTING and stages > MAX_STAGES:
+            limit, parameter = stages, "max_iter"
         if limit is not None:
-            written = _params(spec).get("n_estimators")
+            written = _params(spec).get(parameter)
             if isinstance(written, int) and written > limit:
                 shown = describe(spec)
-                spec = _with_kwargs(spec, n_estimators=limit)
-                sized.substituted.append(f"{piece}.n_estimators")
-                default = "" if "n_estimators" in shown else f" (its default {written})"
+                spec = _with_kwargs(spec, **{parameter: limit})
+                sized.substituted.append(f"{piece}.{parameter}")
+                default = "" if parameter in shown else f" (its default {written})"
                 what = "trees averaged" if name in AVERAGING else "boosting stages, learning rate as written"
                 sized.notes.append(
-                    f"{piece}.n_estimators: {shown}{default} runs with n_estimators={limit} "
+                    f"{piece}.{parameter}: {shown}{default} runs with {parameter}={limit} "
                     f"({what}) to keep each seed fast"
                 )
         return spec
     if isinstance(spec, (list, tuple)):
-        return type(spec)(_cap_ensembles(sized, piece, v) for v in spec)
+        return type(spec)(_cap_ensembles(sized, piece, v, stages) for v in spec)
     return spec
 
 
