@@ -167,7 +167,7 @@ RANDOM_GENERATORS = keys(
     "numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator", "random.Random",
     "torch.Generator",
 )
-DATA_CLASSES = keys("xgboost.DMatrix", "lightgbm.Dataset", "catboost.Pool")
+DATA_CLASSES = keys("xgboost.DMatrix", "lightgbm.Dataset", "catboost.Pool", "optuna.integration.lightgbm.Dataset")
 PARTIAL = lib_key("functools.partial")
 # train(params, data set): the native boosting APIs' model fit
 NATIVE_TRAIN = keys("xgboost.train", "lightgbm.train", "optuna.integration.lightgbm.train")
