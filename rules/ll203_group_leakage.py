@@ -45,8 +45,13 @@ print(cross_val_score(RandomForestClassifier(), X, y, cv=cv, groups=visits["pati
 ```
 
 ## Known limitations
-The entity must be named like one (`patient_id`, `subject`, `UserID`, ...); a repeated
-category (`neighborhood`, `product_type`) is not an entity. Repetition must be shown by
+The entity must be named like one (`patient_id`, `SUBJECT_ID`, `UserID`, ...); a repeated
+category (`neighborhood`, `product_type`, `device_model`) is not an entity. Words that
+also name other things (`subject`, `session`, `device`, `account`, `client`, `machine`)
+count in a count or a per-group aggregate only with an id (`subject_id`): a bare
+`subject` is a news item's topic as often as a participant. A loop reading files per
+subject, or tagging each file's rows with its subject, counts under any name. A lookup
+table of one row per entity merged in (after `drop_duplicates`) brings no rows. Repetition must be shown by
 the code: a dataset with several rows per patient that the code never counts, groups or
 merges is not flagged. A split of the unique ids followed by a selection of rows by id
 is the cure and stays silent. When the task really is to predict for entities already
