@@ -52,7 +52,14 @@ print(cross_val_score(GradientBoostingRegressor(), X, y, cv=TimeSeriesSplit(5)).
 The label itself is not a feature: a look-ahead that becomes `y` (the forecasting
 target, `df["close"].shift(-1)`) is how forecasting works and stays silent. A column
 known only by position (`df.iloc[:, :-1]`) is assumed to include every column built
-before it. Data with no order shown in the code (an interpolated spectrum, a table with
+before it, except a helper column of the label (`df["next"] = df["close"].shift(-1)`,
+from which the label is computed), taken to be left out when the features are chosen by
+a column list the analysis cannot read. A shift by a variable (`shift(-i)` over
+`range(0, n)`) may be no shift and is not flagged; a groupby of the timestamp averages
+across entities at one moment, not over a history; a lag of a look-ahead column
+(`df.shift(1)` of a frame holding `close.shift(-1)`) undoes it. A model that is never
+scored (predictions written to a submission file, a recording annotated offline) is not
+judged, nor are its features. Data with no order shown in the code (an interpolated spectrum, a table with
 a date column never parsed) is not a time series to this rule. A per-entity aggregate
 counts only when it was computed on all rows before any split.
 

@@ -42,8 +42,11 @@ print("accuracy:", cross_val_score(search, X, y, cv=5).mean())
 ```
 
 ## Known limitations
-Any score of a model on rows disjoint from the search's rows counts as the honest
-evaluation, even of another model. A search object handed in from elsewhere (a
+Any score of a model fitted after the search (or of any search's model) on rows disjoint
+from the search's rows counts as the honest evaluation. A search over a single setting
+(`{"C": [10]}`, `n_iter=1`) chooses nothing and is silent, and so is a report inside a
+function that nothing in the file calls. LightGBMTunerCV's `best_score` and a printed
+`study.best_trial` are not followed. A search object handed in from elsewhere (a
 parameter) is not known to be one. Reporting means printing, logging (`logging`,
 `mlflow`, `wandb`, a logger's methods), returning, appending to or storing in a
 container; a best score only compared with others is not reported.

@@ -50,8 +50,11 @@ print(roc_auc_score(y_test, model.predict_proba(X_test)[:, 1]))
 ```
 
 ## Known limitations
-The scored model must be the fitted object itself; a checkpoint reloaded from disk
-(`load_model("best.h5")`) is not followed. Watching the test rows without early stopping
+The scored model must be the fitted object itself, or a best checkpoint reloaded with
+`load_model(...)` / `model.load_weights(...)`; until it is reloaded, the model in memory is
+the last epoch and a `ModelCheckpoint(save_best_only=True)` alone is silent. A fit inside
+a tuning objective (`def objective(trial)`, a function handed to `study.optimize`) only
+ranks trials and is silent, as is one in a function nothing in the file calls. Watching the test rows without early stopping
 (learning curves only) is silent, and so is Keras `EarlyStopping` without
 `restore_best_weights=True` (it stops on the test rows but keeps the last epoch). An out-of-fold loop that stops
 each fold on its own validation fold is not flagged: the bias is of the same kind but
