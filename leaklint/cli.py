@@ -1,10 +1,12 @@
-"""The command line: ``leaklint [check] PATHS``, ``leaklint rule CODE``, ``leaklint clean``.
+"""The command line: ``leaklint [check] PATHS``, ``leaklint rule CODE``, ``leaklint clean``,
+``leaklint audit``, ``leaklint server``.
 
 Exit codes are a contract: 0 no findings, 1 findings, 2 usage, configuration or
 internal error. click's own codes are mapped onto these.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -197,6 +199,19 @@ def clean():
     if target.is_dir():
         shutil.rmtree(target, ignore_errors=True)
         click.echo(f"Removed {target}")
+    return EXIT_CLEAN
+
+
+@main.command()
+def server():
+    """Run the language server (LSP over stdio) for editors."""
+    if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
+        raise click.ClickException(
+            "`leaklint server` needs the lsp extra: pip install '.[lsp]' in a checkout of leaklint"
+        )
+    from .server import serve
+
+    serve()
     return EXIT_CLEAN
 
 
