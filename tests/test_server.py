@@ -156,3 +156,13 @@ async def test_notebook_cells_get_their_findings_with_the_split_in_another_cell(
     assert [(d.code, d.range.start.line) for d in diagnostics] == [("LL101", 1)]
     assert [(r.location.uri, r.location.range.start.line) for r in diagnostics[0].related_information] == [(cell_uris[3], 0)]
     assert list(await published(client, cell_uris[3])) == []
+
+
+async def test_each_folder_reads_its_own_configuration(client: LanguageClient):
+    folder = client.root / "team_b"
+    folder.mkdir()
+    (folder / "pyproject.toml").write_text('[tool.leaklint]\nignore = ["LL101"]\n', encoding="utf-8")
+    quiet = open_file(client, "team_b/train.py", LEAKY)
+    loud = open_file(client, "train_a.py", LEAKY)
+    assert [d.code for d in await published(client, loud, lambda d: bool(d))] == ["LL101"]
+    assert list(await published(client, quiet)) == []
