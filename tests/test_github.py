@@ -111,10 +111,21 @@ def test_readme_workflows_are_valid_yaml():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Use in CI", 1)[1]
     blocks = [b.split("```", 1)[0] for b in section.split("```yaml\n")[1:]]
-    workflows = [yaml.safe_load(b) for b in blocks]
+    parsed = [yaml.safe_load(b) for b in blocks]
+    workflows = [w for w in parsed if isinstance(w, dict) and "jobs" in w]
     assert len(workflows) == 2
     gate, scanning = workflows
-    assert any("--output-format github" in step.get("run", "") for step in gate["jobs"]["leaklint"]["steps"])
+
+    def action_format(step):  # the output-format of a step using this repository's action (action.yml)
+        if step.get("uses", "").split("@")[0].endswith("/leaklint"):
+            return (step.get("with") or {}).get("output-format", "github")
+
+    assert any(action_format(step) == "github" for step in gate["jobs"]["leaklint"]["steps"])
     steps = scanning["jobs"]["leaklint"]["steps"]
+    assert any(action_format(step) == "sarif" for step in steps)
     assert any(step.get("uses", "").startswith("github/codeql-action/upload-sarif") for step in steps)
+    # without the action: this project installed from its repository (never the index's unrelated leaklint)
+    (manual,) = [p for p in parsed if isinstance(p, list)]
+    assert any(step.get("run", "").startswith('pip install "git+https://github.com/') for step in manual)
+    assert any("--output-format github" in step.get("run", "") for step in manual)
     assert scanning["jobs"]["leaklint"]["permissions"]["security-events"] == "write"
