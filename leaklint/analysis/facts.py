@@ -139,11 +139,10 @@ class Choice:
 
 @dataclass(frozen=True)
 class Training:
-    """A model fitted with labels (or cross-validated): what reached its features and its labels."""
+    """A model fitted with labels (or cross-validated): what reached its features."""
 
     span: Span
     features: frozenset  # ids of LearnEvents in the features
-    labels: frozenset  # ids of LearnEvents in the labels
     time: Optional[TimeMark]  # the features are time-ordered (shown before or after)
     rows: frozenset = frozenset()  # the rows of the features
     unsure: bool = False  # the features were chosen by column names the analysis cannot read
@@ -163,7 +162,6 @@ class EarlyStop:
     """A fit whose stopping point or kept checkpoint is chosen on ``rows``."""
 
     fit: int  # the LearnEvent of the fit
-    span: Span
     rows: frozenset  # the rows of the eval set / validation data
     how: str  # "early stopping on eval_set", ...
 

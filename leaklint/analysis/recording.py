@@ -160,12 +160,12 @@ class RecordingMixin:
             self._note_labels(y_val)
             if method not in lib.RESAMPLE_METHODS:
                 self._sink([data, y_val])
-                self._training(node, data, y_val)
+                self._training(node, data)
         watched = next((kwargs[k] for k in lib.EVAL_KEYWORDS if k in kwargs), None)
         how = self._keeps_best(est, kwargs, node) if watched is not None else None
         if how and not self._objective and not self._standalone:
             # (a trial's own stopping point only ranks trials; a function nothing calls stops nothing)
-            stop = EarlyStop(event.id, span_of(node), as_data(watched).rows, how)
+            stop = EarlyStop(event.id, as_data(watched).rows, how)
             if "ModelCheckpoint" in how:
                 self._checkpointed.append(stop)  # the model in memory is the last epoch until the best is reloaded
             else:
@@ -206,11 +206,11 @@ class RecordingMixin:
             self.facts.label_columns.add(column)
         self.facts.label_learned |= as_data(y_val).learned
 
-    def _training(self, node, x_val, y_val) -> None:
-        """A model fitted (or cross-validated) with labels: what its features and labels carry."""
-        x, y = as_data(x_val), as_data(y_val)
+    def _training(self, node, x_val) -> None:
+        """A model fitted (or cross-validated) with labels: what its features carry."""
+        x = as_data(x_val)
         time = x.time or (x.dated[0][1] if x.dated else None)
-        self.facts.trainings.append(Training(span_of(node), x.learned, y.learned, time, x.rows, x.unsure))
+        self.facts.trainings.append(Training(span_of(node), x.learned, time, x.rows, x.unsure))
 
     def _keeps_best(self, est: Estimator, kwargs, node) -> Optional[str]:
         """How a fit watching rows keeps what scored best on them: early stopping, a best
@@ -370,7 +370,7 @@ class RecordingMixin:
         self._sink([data])
         if y_val is not None:
             self._note_labels(y_val)
-            self._training(node, x_val, y_val)
+            self._training(node, x_val)
         if isinstance(est, Estimator) and lib.lib_key(est.qualname) in lib.SEARCH_CLASSES and est.node is not None:
             self.facts.nested.add(span_of(est.node))  # a search cross-validated whole: nested CV
         split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
