@@ -209,37 +209,34 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
     return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (a.end.line, a.end.character)
 
 
+# When to lint a document: at once on open and save, after a pause while typing.
+LINT_EVENTS = (
+    (types.TEXT_DOCUMENT_DID_OPEN, 0),
+    (types.TEXT_DOCUMENT_DID_CHANGE, DEBOUNCE_SECONDS),
+    (types.TEXT_DOCUMENT_DID_SAVE, 0),
+    (types.NOTEBOOK_DOCUMENT_DID_OPEN, 0),
+    (types.NOTEBOOK_DOCUMENT_DID_CHANGE, DEBOUNCE_SECONDS),
+    (types.NOTEBOOK_DOCUMENT_DID_SAVE, 0),
+)
+
+
+def _linter(delay: float):
+    def handler(ls, params):
+        document = getattr(params, "notebook_document", None) or params.text_document
+        schedule(ls, document.uri, delay)
+
+    return handler
+
+
 def build() -> LeaklintServer:
     server = LeaklintServer()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls, params: types.DidOpenTextDocumentParams):
-        schedule(ls, params.text_document.uri, 0)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls, params: types.DidChangeTextDocumentParams):
-        schedule(ls, params.text_document.uri, DEBOUNCE_SECONDS)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls, params: types.DidSaveTextDocumentParams):
-        schedule(ls, params.text_document.uri, 0)
+    for method, delay in LINT_EVENTS:
+        server.feature(method)(_linter(delay))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls, params: types.DidCloseTextDocumentParams):
         ls.shown.pop(params.text_document.uri, None)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
-
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
-    def notebook_open(ls, params: types.DidOpenNotebookDocumentParams):
-        schedule(ls, params.notebook_document.uri, 0)
-
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
-    def notebook_change(ls, params: types.DidChangeNotebookDocumentParams):
-        schedule(ls, params.notebook_document.uri, DEBOUNCE_SECONDS)
-
-    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
-    def notebook_save(ls, params: types.DidSaveNotebookDocumentParams):
-        schedule(ls, params.notebook_document.uri, 0)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def config_changed(ls, params: types.DidChangeWatchedFilesParams):
