@@ -13,7 +13,7 @@ from ..report.json_format import finding_to_dict
 from ..runner import lint_paths
 
 AUDITED = ("LL101", "LL102", "LL103", "LL104", "LL105", "LL201", "LL202", "LL203", "LL301", "LL302", "LL304", "LL305")
-INSTALL_HINT = "leaklint audit needs the audit extra: pip install 'leaklint[audit]'"
+INSTALL_HINT = "leaklint audit needs the audit extra: pip install '.[audit]' in a checkout of leaklint (the package index's leaklint is another project)"
 
 
 @click.command()
@@ -36,7 +36,7 @@ def audit(paths, repeats, rows, features, timeout, output_format, output_file, p
     if missing:
         raise click.ClickException(f"{INSTALL_HINT} (missing: {', '.join(missing)})")
     if plot_path is not None and missing_dependencies(plot=True):
-        raise click.ClickException("--plot needs matplotlib: pip install 'leaklint[plot]'")
+        raise click.ClickException("--plot needs matplotlib: pip install '.[plot]' in a checkout of leaklint")
     paths = paths or (".",)
     absent = [p for p in paths if not os.path.lexists(p)]
     if absent:
