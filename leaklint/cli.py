@@ -1,8 +1,9 @@
 """The command line: ``leaklint [check] PATHS``, ``leaklint rule CODE``, ``leaklint clean``,
 ``leaklint audit``, ``leaklint server``.
 
-Exit codes are a contract: 0 no findings, 1 findings, 2 usage, configuration or
-internal error. click's own codes are mapped onto these.
+Exit codes are a contract: 0 no findings (or only findings less severe than
+``fail-on``), 1 findings, 2 usage, configuration or internal error. click's own codes
+are mapped onto these.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import click
 from . import __version__
 from .audit.command import audit
 from .cache import CACHE_DIR
-from .config import ConfigError, known_selector
+from .config import SEVERITIES, ConfigError, known_selector
 from .engine import PARSE_CODE, SKIPPED_SUFFIXES
 from .report import FORMATS, render
 from .report.text import summary
@@ -82,6 +83,8 @@ def main():
 @click.option("--extend-select", help="Codes to enable on top of the selection.")
 @click.option("--ignore", help="Codes or prefixes to disable.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when leaks are found.")
+@click.option("--fail-on", type=click.Choice(SEVERITIES),
+              help="The least severe finding that exits 1: warning (any finding; the default) or error.")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="Use this configuration file.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--force-exclude", is_flag=True, help="Apply excludes to files named on the command line too.")
@@ -89,13 +92,14 @@ def main():
 @click.option("--stdin-filename", help="Name of the file whose source is read from stdin (path '-').")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Parallel processes (default: all cores).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write .leaklint_cache.")
-def check(paths, output_format, output_file, select, extend_select, ignore, exit_zero, config_path, isolated,
-          force_exclude, statistics, stdin_filename, jobs, no_cache):
+def check(paths, output_format, output_file, select, extend_select, ignore, exit_zero, fail_on, config_path,
+          isolated, force_exclude, statistics, stdin_filename, jobs, no_cache):
     """Lint PATHS (files or directories; default: the current directory)."""
     overrides = {
         "select": _codes(select, "--select"),
         "extend_select": _codes(extend_select, "--extend-select"),
         "ignore": _codes(ignore, "--ignore"),
+        "fail_on": fail_on,
     }
     # Compiling user code may warn (invalid escape sequences): its problem, not a finding.
     warnings.filterwarnings("ignore", category=SyntaxWarning)
@@ -123,10 +127,12 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
                 jobs=jobs,
                 cache_dir=None if no_cache else Path(CACHE_DIR),
             )
+        leaks = [f for f in run.findings if f.code != PARSE_CODE]
         counted_errors = [e for e in run.errors if resolver(Path(os.path.abspath(e.path))).selects_parse_errors(e.path)]
+        # each finding by its own file's fail-on: warnings may be shown without failing the run
+        failing = [f for f in leaks + counted_errors if resolver(Path(os.path.abspath(f.path))).fails(f.severity)]
     except ConfigError as err:
         raise click.ClickException(str(err)) from None
-    leaks = [f for f in run.findings if f.code != PARSE_CODE]
     shown = sorted(run.findings + run.errors, key=lambda f: f.sort_key())
     report = render(output_format, shown, os.getcwd())
     text_format = output_format in ("concise", "full")
@@ -143,8 +149,7 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
         click.echo(_statistics(run.findings), err=True, nl=False)
     if run.internal:
         return EXIT_ERROR
-    counted = leaks or counted_errors
-    return EXIT_FINDINGS if counted and not exit_zero else EXIT_CLEAN
+    return EXIT_FINDINGS if failing and not exit_zero else EXIT_CLEAN
 
 
 def _lint_stdin(stdin_filename, resolver, force_exclude):

@@ -9,6 +9,10 @@ Rule selection follows ruff: the defaults, then the file's ``select`` /
 file's). Within one layer the more specific selector wins (``select = ["LL101"]``
 beats ``ignore = ["LL1"]``); at equal specificity ``ignore`` wins. Per-file ignores
 apply last.
+
+``fail-on`` says which findings fail the run (exit 1): "warning" (the default) any
+finding, "error" only those of rules whose severity is error. Each finding is judged by
+the settings of its own file; ``--fail-on`` overrides them all.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ DEFAULT_EXCLUDE = (
     "site-packages", "venv", ".leaklint_cache",
 )
 PARSE_CODE = "LL000"
+SEVERITIES = ("error", "warning")  # the most severe first
 
 
 class ConfigError(Exception):
@@ -50,6 +55,7 @@ class Settings:
     respect_gitignore: bool = True
     extend_classes: tuple = ()  # ((code, (qualnames...)), ...)
     time_functions: tuple = ()
+    fail_on: str = "warning"  # the least severe finding that fails the run
     root: Optional[str] = None  # directory of the configuration file
     origin: Optional[str] = None  # the configuration file
     # later selection layers (the command line): ((select or None, extend_select, ignore), ...)
@@ -70,6 +76,10 @@ class Settings:
     def selects_parse_errors(self, path: Optional[str] = None) -> bool:
         """True when LL000 (unparsable files) is selected explicitly: it then counts for the exit code."""
         return PARSE_CODE in self.selected_codes(path)
+
+    def fails(self, severity: str) -> bool:
+        """Whether a finding of this severity fails the run (exit 1)."""
+        return SEVERITIES.index(severity) <= SEVERITIES.index(self.fail_on)
 
     def extra_classes(self, code: str) -> tuple:
         names = []
@@ -169,7 +179,7 @@ def _resolved(path: Path) -> Path:
 # ------------------------------------------------------------------- loading
 _LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "time-functions")
 _CODE_KEYS = ("select", "extend-select", "ignore")
-_KNOWN = frozenset(_LIST_KEYS) | {"per-file-ignores", "respect-gitignore", "rules"}
+_KNOWN = frozenset(_LIST_KEYS) | {"per-file-ignores", "respect-gitignore", "rules", "fail-on"}
 _RULE_KEYS = frozenset({"extend-classes"})
 
 
@@ -244,6 +254,10 @@ def parse_table(table, origin: Path) -> Settings:
             values[key] = tuple(pairs)
         elif key == "rules":
             values[key] = _parse_rules(value, fail)
+        elif key == "fail-on":
+            if value not in SEVERITIES:
+                fail(key, f"must be \"error\" or \"warning\", not {value!r}")
+            values[key] = value
     return Settings(
         select=values.get("select"),
         extend_select=values.get("extend-select", ()),
@@ -254,6 +268,7 @@ def parse_table(table, origin: Path) -> Settings:
         respect_gitignore=values.get("respect-gitignore", True),
         extend_classes=values.get("rules", ()),
         time_functions=values.get("time-functions", ()),
+        fail_on=values.get("fail-on", "warning"),
         root=str(origin.parent),
         origin=str(origin),
     )

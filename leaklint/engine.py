@@ -303,14 +303,24 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
                 path=path,
                 code=rule.code,
                 name=rule.name,
-                severity="error",
+                severity=rule.severity,
                 message=hit.message,
                 help=rule.help,
                 location=loc,
                 related=tuple(related(span, message) for span, message in hit.related),
-                procedure=hit.procedure,
+                procedure=_located(hit.procedure, location),
             )
     return sorted(findings.values(), key=Finding.sort_key)
+
+
+def _located(procedure: dict, location) -> dict:
+    """The procedure with each piece's origin (a Span of the analysis) as a Location;
+    pieces read from another module of the project keep no origin line here."""
+    origins = procedure.get("origins")
+    if not origins:
+        return procedure
+    located = {piece: location(span) for piece, span in origins.items() if span is not None and span.path is None}
+    return {**procedure, "origins": located}
 
 
 def display_path(path: str) -> str:

@@ -2,10 +2,11 @@
 
 A rule module (in the ``leaklint.rules`` package) declares CODE, NAME, SUMMARY,
 MESSAGE (what is wrong), HELP (the remedy), CATALOG (qualified names it matches,
-``pkg.*`` for a whole package), DEFAULT (in the default selection) and a
-``check(ctx)`` predicate over the dataflow facts. Its docstring is its documentation,
-in ruff's sections; the Example and Use instead blocks double as tests and as the
-runtime checker's fallback procedure.
+``pkg.*`` for a whole package), DEFAULT (in the default selection), SEVERITY ("error"
+for a leak that routinely moves a score, "warning" for one that rarely does; its
+"What it does" section says why) and a ``check(ctx)`` predicate over the dataflow
+facts. Its docstring is its documentation, in ruff's sections; the Example and Use
+instead blocks double as tests and as the runtime checker's fallback procedure.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from functools import lru_cache
 from typing import Callable, Optional
 
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
-from .analysis.libraries import lib_key
+from .analysis.libraries import NATIVE_TRAIN, lib_key
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Known limitations", "References")
 _CODE_BLOCK = re.compile(r"```(?:python)?\n(.*?)```", re.S)
@@ -79,6 +80,10 @@ class Rule:
     @property
     def default(self) -> bool:
         return getattr(self.module, "DEFAULT", True)
+
+    @property
+    def severity(self) -> str:
+        return self.module.SEVERITY
 
     @property
     def catalog(self) -> Catalog:
@@ -180,12 +185,106 @@ def learned_before_split(
         splits = sorted({s.id: s for s in splits}.values(), key=lambda s: (s.span.line, s.span.column))
         first = splits[0]
         related = tuple((s.span, f"{s.data} is {split_phrase(s, ctx)}") for s in splits)
-        procedure = dict(first.procedure)
-        procedure.update({k: v for k, v in event.procedure.items() if v is not None})
+        # the runtime checker's pieces: of the first split that evaluates a model, with the step
+        evaluations = [split_procedure(ctx.facts, s) for s in splits]
+        procedure = next((p for p in evaluations if p.get("model") is not None), evaluations[0])
+        if procedure.get("model") is None:
+            procedure = combined(procedure, reached_procedure(ctx.facts, event))
+        procedure = combined(procedure, event.procedure)
         if extra is not None:
-            procedure.update(extra(event))
+            procedure = combined(procedure, extra(event), keep_none=True)
         hits.append(learn_hit(event, explain(event, first), related, procedure, ctx))
     return hits
+
+
+# ------------------------------------------------------- the runtime checker's pieces
+# A finding's ``procedure`` holds the pieces of the code's own procedure (specs, see
+# analysis/specs.py) and, under "origins", the Span each piece was read from.
+
+
+def combined(base: dict, extra: dict, keep_none: bool = False) -> dict:
+    """``base`` updated with ``extra``'s pieces (its None pieces only with ``keep_none``)."""
+    out = dict(base)
+    origins = dict(base.get("origins", {}))
+    for key, value in extra.items():
+        if key == "origins":
+            origins.update(value)
+        elif value is not None or keep_none:
+            out[key] = value
+    out["origins"] = origins
+    return out
+
+
+def split_procedure(facts: Facts, split: SplitEvent) -> dict:
+    """The split or cross-validation as written, with the model fitted on its training
+    side and used on its held-out side, and the metric the code reports on it."""
+    procedure = combined({}, split.procedure)
+    if split.evaluated and procedure.get("model") is None:
+        fit_id, evaluation = split.evaluated[0]
+        procedure = combined(procedure, model_pieces(facts.learns[fit_id]))
+        procedure = combined(procedure, metric_pieces(evaluation))
+    return procedure
+
+
+def model_pieces(event: LearnEvent) -> dict:
+    """A fitted model as the runtime checker's model piece (its spec and where it was built);
+    a native booster's training call is read as the library's estimator class."""
+    pieces = {"model": event.model, "origins": {"model": event.built or event.span}}
+    if lib_key(event.qualname) in NATIVE_TRAIN:
+        pieces["model_via"] = f"{event.qualname.split('.', 1)[0]}.train"
+    return pieces
+
+
+def metric_pieces(evaluation) -> dict:
+    """The metric function applied to an evaluation's output, or its own score."""
+    if evaluation.metric is not None:
+        return {"scoring": evaluation.metric, "origins": {"metric": evaluation.metric_span}}
+    if evaluation.scored:  # ``model.score(...)`` or predictions compared with the labels
+        return {"origins": {"metric": evaluation.span}}
+    return {}
+
+
+def evaluated_procedure(facts: Facts, event: LearnEvent, evaluation, split: Optional[SplitEvent]) -> dict:
+    """A given model (``event``) scored in a given evaluation, under ``split`` if any."""
+    procedure = {}
+    if split is not None:
+        procedure = {k: v for k, v in split.procedure.items() if k in ("split", "cv")}
+        procedure["origins"] = {"split": split.procedure.get("origins", {}).get("split", split.span)}
+    procedure = combined(procedure, model_pieces(event))
+    return combined(procedure, metric_pieces(evaluation))
+
+
+def reached_procedure(facts: Facts, event: LearnEvent) -> dict:
+    """The model that predicts rows carrying what ``event`` learned, and its metric, when no
+    split shows it (the sides were put back together by hand: ``np.split``, a slice)."""
+    evaluations = [ev for ev in facts.evaluations if event.id in ev.learned and _models(facts, ev)]
+    if not evaluations:
+        return {}
+    evaluation = min(evaluations, key=lambda ev: (ev.in_loop, not ev.scored, ev.metric is None, ev.id))
+    procedure = combined({}, model_pieces(_models(facts, evaluation)[0]))
+    return combined(procedure, metric_pieces(evaluation))
+
+
+def _models(facts: Facts, evaluation) -> list:
+    return [
+        facts.learns[i] for i in sorted(evaluation.fits)
+        if i in facts.learns and facts.learns[i].kind == "fit" and facts.learns[i].has_labels
+    ]
+
+
+def held_out_procedure(facts: Facts, split: Optional[SplitEvent], evaluation=None, event=None) -> dict:
+    """The evaluation a step refitted on held-out rows spoils: the split's, or (rows held out
+    without a split) the model scored in ``evaluation``, or that predicts what ``event`` made."""
+    if split is not None:
+        procedure = split_procedure(facts, split)
+        if procedure.get("model") is None and event is not None:
+            procedure = combined(procedure, reached_procedure(facts, event))
+        return procedure
+    if evaluation is None:
+        return reached_procedure(facts, event) if event is not None else {}
+    fits = [facts.learns[i] for i in sorted(evaluation.fits) if i in facts.learns and facts.learns[i].kind == "fit"]
+    procedure = combined({}, model_pieces(fits[0])) if fits else {}
+    return combined(procedure, metric_pieces(evaluation))
 
 
 def learn_hit(event: LearnEvent, message: str, related: tuple, procedure: dict, ctx: Context) -> Hit:

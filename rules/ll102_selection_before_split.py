@@ -3,6 +3,10 @@ Flags supervised feature selection (SelectKBest, SelectPercentile, RFE,
 SelectFromModel, SequentialFeatureSelector, ...) fitted on rows that are later split
 or cross-validated.
 
+Severity: error. The held-out labels choose the features, which routinely inflates a
+score: on 100 x 10,000 noise, SelectKBest(k=20) with a logistic regression scores 0.89
+against 0.53 honestly (`leaklint audit`), more with more columns screened.
+
 ## Why is this bad?
 A supervised selector reads the labels of every row it is fitted on. When the
 held-out rows are among them, the features are chosen for agreeing with the very
@@ -62,6 +66,7 @@ NAME = "selection-before-split"
 SUMMARY = "supervised feature selection is fitted on rows that are later split or cross-validated"
 HELP = "select features inside each training fold: put the selector and the model in one Pipeline and cross-validate the Pipeline"
 DEFAULT = True
+SEVERITY = "error"
 _FS = "sklearn.feature_selection."
 CATALOG = tuple(
     _FS + name

@@ -5,6 +5,10 @@ hand-written forms (`df.groupby(c)[target].transform("mean")`,
 `df[c].map(df.groupby(c)[target].mean())`, a merge of a groupby-mean of the target)
 when the averaged column is the label that is later predicted.
 
+Severity: error. Each row's encoding carries its own label, which the model reads
+directly: on noise with 500 categories of 4 rows, ROC AUC 0.78 against 0.50 honestly
+(`leaklint audit`).
+
 ## Why is this bad?
 A target encoding replaces a category by the mean label of its rows, the row's own
 label included. Held-out rows then carry their own answers into the features. On
@@ -63,6 +67,7 @@ NAME = "target-encoding-before-split"
 SUMMARY = "a target encoding is computed on rows that are later split or cross-validated"
 HELP = "encode inside each training fold: put the encoder in a Pipeline with the model, or compute the category means on the training rows only"
 DEFAULT = True
+SEVERITY = "error"
 _CE = "category_encoders."
 CATALOG = (
     "sklearn.preprocessing.TargetEncoder",

@@ -7,6 +7,10 @@ a many-to-one merge onto a per-entity table, a per-entity `groupby(...)` (a
 column, or data read in a loop over subjects. The finding is at the split (or the
 shuffled splitter's construction); where the repetition was shown is a related location.
 
+Severity: error. The model recognises entities it met in training instead of
+generalising to new ones: on entities of 10 rows sharing a random label, accuracy 0.81
+under a shuffled K-fold against 0.50 grouped (`leaklint audit`).
+
 ## Why is this bad?
 Rows of one entity share what makes that entity itself: its physiology, its habits, its
 device. Split at random, the same entity is on both sides, and the model is scored on
@@ -63,13 +67,14 @@ entity; add `# noqa: LL203` with that reason.
 - scikit-learn, Cross-validation iterators for grouped data: https://scikit-learn.org/stable/modules/cross_validation.html#group-cv
 """
 from leaklint.analysis.libraries import GROUP_SPLITTERS, lib_key
-from leaklint.ruleset import Hit, split_phrase
+from leaklint.ruleset import Hit, split_phrase, split_procedure
 
 CODE = "LL203"
 NAME = "group-leakage"
 SUMMARY = "rows of one entity end up on both sides of a random split"
 HELP = "split by entity: GroupKFold / GroupShuffleSplit / StratifiedGroupKFold with groups=<the id column>, or split the unique ids and select rows by id"
 DEFAULT = True
+SEVERITY = "error"
 CATALOG = (
     "sklearn.model_selection.train_test_split",
     "sklearn.model_selection.KFold",
@@ -102,7 +107,7 @@ def check(ctx):
         span = split.shuffle_span or split.span
         related = ((split.span, f"{split.data} is {split_phrase(split, ctx)}"), (mark.span, f"several rows per {entity!r}: {mark.reason}"))
         if span not in hits:
-            hits[span] = Hit(span, message, related, dict(split.procedure))
+            hits[span] = Hit(span, message, related, split_procedure(facts, split))
     return list(hits.values())
 
 

@@ -13,6 +13,10 @@ or printed as a training score, and an in-sample fit with no held-out score anyw
 (a regression's R² in a tutorial), are diagnostics and stay silent; predictions never compared with labels (a
 submission file) are not a score.
 
+Severity: error. The rows scored were also learned: on noise, a forest fitted on all
+rows scores 1.00 on the held-out rows against 0.49 when fitted on the training rows
+only (`leaklint audit`).
+
 ## Why is this bad?
 The test rows were part of the training data, so the score measures memory, not
 generalisation. A flexible model (a random forest, a 1-NN) can score near perfectly
@@ -54,13 +58,14 @@ calls. A model saved and reloaded is not followed.
   (overlap between training and test data).
 """
 from leaklint.analysis.facts import disjoint_rows
-from leaklint.ruleset import Hit, learn_hit, overlaps, short
+from leaklint.ruleset import Hit, evaluated_procedure, learn_hit, overlaps, short
 
 CODE = "LL302"
 NAME = "train-test-overlap"
 SUMMARY = "a model is fitted on rows that include the rows it is later scored on"
 HELP = "fit the model on the training side of the split only; refit on all rows only after the evaluation is done"
 DEFAULT = True
+SEVERITY = "error"
 CATALOG = ("sklearn.*", "imblearn.*", "xgboost.*", "lightgbm.*", "catboost.*", "keras.*", "tensorflow.*")
 
 
@@ -87,7 +92,8 @@ def check(ctx):
                     (evaluation.span, f"scored on {evaluation.data}"),
                     (split.span, f"{evaluation.data} comes from the split at {ctx.where(split.span)}"),
                 )
-                hits[fit_id] = learn_hit(event, message, related, dict(event.procedure), ctx)
+                procedure = evaluated_procedure(ctx.facts, event, evaluation, split)
+                hits[fit_id] = learn_hit(event, message, related, procedure, ctx)
     return list(hits.values()) + _resubstitution(ctx, set(hits))
 
 
@@ -139,5 +145,5 @@ def _resubstitution(ctx, reported) -> list:
                 "a training-set score measures memory, not performance on new data"
             )
             related = ((event.span, f"{short(event.qualname)} is fitted on {event.data} here"),)
-            hits.append(Hit(evaluation.span, message, related, dict(event.procedure)))
+            hits.append(Hit(evaluation.span, message, related, evaluated_procedure(facts, event, evaluation, None)))
     return hits

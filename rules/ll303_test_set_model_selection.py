@@ -5,6 +5,10 @@ held-out rows, and the best is picked by that score (`max`, `argmax`, `sorted`, 
 `if score > best` update), when no separate test set judges the winner afterwards.
 Opt-in: enable it with `--select LL303` or `extend-select = ["LL303"]`.
 
+Severity: error. The winner's score is the best of several noisy scores of the same
+rows, biased upward by the choice and more so the more candidates compete (as a
+search's `best_score_`, LL304: 0.56 against 0.50 for 50 settings on noise).
+
 ## Why is this bad?
 Selecting the candidate with the best noisy test result and reporting that same
 result is optimistic: the maximum of several noisy estimates is higher than the
@@ -61,6 +65,7 @@ NAME = "test-set-model-selection"
 SUMMARY = "a model is chosen by its score on the same held-out rows that report it"
 HELP = "choose with cross-validation on the training rows (GridSearchCV) or a separate validation split, then score the winner once on the test set"
 DEFAULT = False
+SEVERITY = "error"
 CATALOG = ("sklearn.*", "xgboost.*", "lightgbm.*", "catboost.*")
 
 

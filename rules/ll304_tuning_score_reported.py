@@ -8,6 +8,10 @@ finding is at the first report; the search's fit is a related location. Silent w
 model is then scored on held-out rows the search was not fitted on, and for nested
 cross-validation (`cross_val_score(search, X, y)`).
 
+Severity: error. The best of many cross-validated scores is biased upward by the
+choice: for 50 SVC settings on noise, `best_score_` is 0.56 against 0.50 nested
+(`leaklint audit`), more with more settings and fewer rows.
+
 ## Why is this bad?
 `best_score_` is the maximum of many noisy cross-validated scores: the same rows chose
 the configuration and then score it. The more configurations tried, the higher the
@@ -57,13 +61,14 @@ container; a best score only compared with others is not reported.
 """
 from leaklint.analysis.facts import disjoint_rows
 from leaklint.analysis.libraries import SEARCH_CLASSES, lib_key
-from leaklint.ruleset import Hit, short
+from leaklint.ruleset import Hit, combined, model_pieces, short
 
 CODE = "LL304"
 NAME = "tuning-score-reported"
 SUMMARY = "a search's best cross-validated score is reported as the model's performance"
 HELP = "report a score on rows the search never saw: score the best estimator on a held-out split, or cross-validate the whole search (nested CV)"
 DEFAULT = True
+SEVERITY = "error"
 CATALOG = (
     "sklearn.model_selection.GridSearchCV",
     "sklearn.model_selection.RandomizedSearchCV",
@@ -95,7 +100,13 @@ def check(ctx):
         )
         related = ((event.span, "the search runs here"),)
         search = event.procedure.get("step") if event.kind == "fit" else None
-        hits.append(Hit(report.span, message, related, {"search": search} if search is not None else {}))
+        procedure = {}
+        if search is not None:
+            built = event.procedure.get("origins", {}).get("step", event.span)
+            # the search's estimator (a Pipeline's last step) and the cv and scoring it was built with
+            procedure = {"search": search, "origins": {"split": built, "metric": built}}
+            procedure = combined(procedure, model_pieces(event))
+        hits.append(Hit(report.span, message, related, procedure))
     return hits
 
 

@@ -85,6 +85,8 @@ def test_progress_bar_goes_to_stderr(capsys):
     assert shown.out == "" and "leaklint audit" in shown.err
     audit_findings([NOT_AUDITED], progress=False)
     assert capsys.readouterr().err == ""
+    audit_findings([NOT_AUDITED], progress=None)  # only on a terminal: captured stderr is not one
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="matplotlib is not installed")

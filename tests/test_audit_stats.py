@@ -57,3 +57,37 @@ def test_a_failed_audit_says_why():
     result = AuditResult("LL102", "timeout", 10, reason="no result within 60 s")
     assert result.verdict == "timeout: no result within 60 s"
     assert result.to_json()["leaked_mean"] is None
+
+
+def test_identical_gaps_are_not_called_inflated_on_a_zero_width_interval():
+    # Issue 13: 3 seeds on a 50-row test set, each +0.020 (one row) better; the data
+    # changes with the seed, so the scores differ while their gaps coincide.
+    result = scored([0.56, 0.52, 0.60], [0.54, 0.50, 0.58])
+    assert result.gap == pytest.approx(0.02)
+    assert result.score_step == pytest.approx(0.02) and result.spread_floored
+    assert result.gap_high - result.gap_low == pytest.approx(2 * 4.303 * 0.02 / math.sqrt(3))
+    assert result.gap_low < 0 and result.short_verdict == "no measurable inflation"
+    assert result.verdict.startswith("no measurable inflation (gap +0.020 accuracy, 95% CI -0.030 to +0.070")
+    assert "one score step (0.020)" in result.verdict
+
+
+def test_identical_gaps_on_many_seeds_still_count():
+    # Ten seeds, each one row better: a sign the floor does not hide a consistent gap.
+    result = scored([0.56, 0.52, 0.60, 0.54, 0.50, 0.58, 0.62, 0.56, 0.52, 0.60], [s - 0.04 for s in
+                    [0.56, 0.52, 0.60, 0.54, 0.50, 0.58, 0.62, 0.56, 0.52, 0.60]])
+    assert result.gap_low > 0 and result.short_verdict == "inflated"
+
+
+def test_the_floor_leaves_gaps_that_vary_by_more_than_a_step_alone():
+    s = summarise([0.9, 0.7, 0.84], [0.5, 0.52, 0.48])
+    assert s.score_step == pytest.approx(0.02) and not s.spread_floored
+
+
+def test_the_same_scores_on_every_seed_are_one_measurement():
+    # A fixed dataset and a fixed split: every seed repeats the same run.
+    same = scored([0.961] * 10, [0.961] * 10)
+    assert same.gap_low is None and same.score_step is None
+    assert same.verdict == "no measurable inflation (gap +0.000 accuracy, the same scores on all 10 seeds: one measurement, no interval)"
+    apart = scored([0.9] * 3, [0.5] * 3)
+    assert not apart.measurable and apart.short_verdict == "same on every seed: no interval"
+    assert "one measurement, no interval" in apart.verdict

@@ -27,7 +27,7 @@ def leaklint(*args, cwd=None, stdin=None):
     args = list(args)
     if args[:1] == ["check"]:
         args.insert(1, "--no-cache")
-    elif args[:1] not in (["rule"], ["clean"]):
+    elif args[:1] not in (["rule"], ["clean"], ["audit"]):
         args.insert(0, "--no-cache")
     return subprocess.run(command + args, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=120)
 
@@ -91,7 +91,8 @@ def test_full_output_has_help(project):
 def test_github_annotations(project):
     proc = leaklint("--output-format", "github", "b_leaky.py", cwd=project)
     first = proc.stdout.splitlines()[0]
-    assert first.startswith("::error file=b_leaky.py,line=9,col=5,endLine=9,endColumn=")
+    assert first.startswith("::warning file=b_leaky.py,line=9,col=5,endLine=9,endColumn=")  # LL101: a warning
+    assert proc.stdout.splitlines()[1].startswith("::error file=b_leaky.py,line=10,")  # LL102: an error
     assert ",title=leaklint (LL101)::StandardScaler is fitted" in first
 
 
@@ -141,3 +142,37 @@ def test_unparsable_file_reported_not_fatal(project):
     assert "c_broken.py:1:1: LL000 syntax error" in proc.stdout
     assert "b_leaky.py:9:5: LL101" in proc.stdout
     assert proc.stdout.splitlines()[-1] == "Found 2 leaks in 1 file. 1 file had lines or cells skipped (LL000)."
+
+
+def test_json_carries_each_rules_severity(project):
+    data = json.loads(leaklint("--output-format", "json", "b_leaky.py", cwd=project).stdout)
+    assert [(d["code"], d["severity"]) for d in data] == [("LL101", "warning"), ("LL102", "error")]
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        ((), 1),  # any finding fails, as before fail-on
+        (("--fail-on", "warning"), 1),
+        (("--fail-on", "error"), 1),  # LL102 is an error
+        (("--fail-on", "error", "--select", "LL101"), 0),  # a warning alone passes, still shown
+    ],
+)
+def test_fail_on_chooses_what_fails_the_run(project, args, code):
+    proc = leaklint(*args, "b_leaky.py", cwd=project)
+    assert proc.returncode == code, proc.stderr
+    assert "b_leaky.py:9:5: LL101" in proc.stdout
+
+
+def test_fail_on_rejects_other_levels(project):
+    proc = leaklint("--fail-on", "note", "b_leaky.py", cwd=project)
+    assert proc.returncode == 2 and "--fail-on" in proc.stderr
+
+
+def test_audit_report_ends_with_a_newline_and_draws_no_bar_off_a_terminal(project):
+    small = ("--repeats", "1", "--rows", "40", "--features", "30")
+    proc = leaklint("audit", "b_leaky.py", *small, cwd=project)  # stderr is a pipe, as in CI
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.endswith("\n") and not proc.stdout.endswith("\n\n") and proc.stderr == ""
+    forced = leaklint("audit", "b_leaky.py", *small, "--progress", cwd=project)
+    assert "leaklint audit" in forced.stderr and "2/2" in forced.stderr

@@ -184,6 +184,19 @@ def test_parse_errors_count_when_ll000_is_selected(project):
     assert leaklint(".", cwd=project).returncode == 1
 
 
+def test_fail_on_from_each_files_settings_and_the_command_line(project):
+    # LL101 (a warning) alone: with fail-on = "error" it is shown and the run passes
+    pyproject(project, '[tool.leaklint]\nselect = ["LL101"]\nfail-on = "error"\n')
+    proc = leaklint(".", cwd=project)
+    assert proc.returncode == 0 and "src/train.py:9:5: LL101" in proc.stdout
+    assert leaklint("--fail-on", "warning", ".", cwd=project).returncode == 1
+    # a sub-project's own table decides for its files
+    (project / "strict").mkdir()
+    (project / "strict" / "train.py").write_text(LEAKY)
+    pyproject(project / "strict", '[tool.leaklint]\nselect = ["LL101"]\n')
+    assert leaklint(".", cwd=project).returncode == 1
+
+
 # ------------------------------------------------------------- validation
 BAD = [
     ('[tool.leaklint]\nselekt = ["LL101"]\n', "[tool.leaklint] selekt: unknown key (did you mean 'select'?)"),
@@ -203,6 +216,8 @@ BAD = [
     ('[tool.leaklint.rules.LL101]\nextend-class = ["a.B"]\n', "[tool.leaklint] rules.LL101.extend-class: unknown key"),
     ('[tool.leaklint.rules.LL101]\nextend-classes = "a.B"\n', "[tool.leaklint] rules.LL101.extend-classes: must be a list of strings"),
     ('[tool.leaklint.rules.LL101]\nextend-classes = ["RobustZ"]\n', "[tool.leaklint] rules.LL101.extend-classes: 'RobustZ' is not a qualified name"),
+    ('[tool.leaklint]\nfail-on = "errors"\n', "[tool.leaklint] fail-on: must be \"error\" or \"warning\", not 'errors'"),
+    ('[tool.leaklint]\nfail-on = 1\n', "[tool.leaklint] fail-on: must be \"error\" or \"warning\", not 1"),
     ('[tool.leaklint]\nselect = ["LL101"\n', "invalid TOML"),
     ("[tool]\nleaklint = 3\n", "[tool.leaklint]: must be a table"),
 ]
@@ -228,8 +243,8 @@ def test_invalid_config_file_given_with_config(project):
     assert proc.returncode == 2
     assert proc.stderr.strip() == (
         f"leaklint: error: {bad}: extend-classes: unknown key (it belongs in a rule's table, e.g. "
-        "[tool.leaklint.rules.LL101]) (known: exclude, extend-exclude, extend-select, ignore, per-file-ignores, "
-        "respect-gitignore, rules, select, time-functions)"
+        "[tool.leaklint.rules.LL101]) (known: exclude, extend-exclude, extend-select, fail-on, ignore, "
+        "per-file-ignores, respect-gitignore, rules, select, time-functions)"
     )
 
 
@@ -249,6 +264,7 @@ def test_parse_table_valid_everything(tmp_path):
             "per-file-ignores": {"tests/*": ["LL101"]},
             "respect-gitignore": False,
             "time-functions": ["mylib.io.load_sales"],
+            "fail-on": "error",
             "rules": {"LL101": {"extend-classes": ["mylib.scaling.RobustZ"]},
                       "LL102": {"extend-classes": ["mylib.select.TopK"]}},
         },
@@ -257,6 +273,9 @@ def test_parse_table_valid_everything(tmp_path):
     assert settings.selected_codes() == ["LL101", "LL102", "LL103", "LL104", "LL201", "LL301"]
     assert settings.selected_codes(str(tmp_path / "tests" / "a.py")) == ["LL102", "LL103", "LL104", "LL201", "LL301"]
     assert settings.extra_classes("LL101") == ("mylib.scaling.RobustZ",)
+    assert settings.fails("error") and not settings.fails("warning")
+    assert Settings().fails("warning")  # by default any finding fails the run
+    assert with_overrides(settings, fail_on="warning").fails("warning")
     assert settings.is_excluded(tmp_path / "build" / "x.py")
     assert settings.is_excluded(tmp_path / "legacy" / "old.py")
     assert not settings.is_excluded(tmp_path / "src" / "legacy.py")

@@ -44,7 +44,7 @@ def test_annotation_for_a_script(tmp_path):
     (tmp_path / "train.py").write_text(LEAKY)
     out = leaklint("--output-format", "github", "train.py", cwd=tmp_path).stdout
     level, props, message = parse(out.splitlines()[0])
-    assert level == "error"
+    assert level == "warning"  # LL101's severity: an unsupervised scaler
     assert props == {"file": "train.py", "line": "8", "col": "5", "endLine": "8", "endColumn": "38",
                      "title": "leaklint (LL101)"}
     assert message.startswith("StandardScaler is fitted on X (all rows)")
@@ -60,6 +60,14 @@ def test_properties_escape_colon_and_comma_too():
     out = github.render([finding(path="data:v1,final/a%b.py")], ".")
     _, props, _ = parse(out.strip())
     assert props["file"] == "data%3Av1%2Cfinal/a%25b.py"
+
+
+def test_the_level_is_the_findings_severity():
+    selection = Finding(path="a.py", code="LL102", name="selection-before-split", severity="error", message="m",
+                        help="h", location=Location(3, 5, 3, 20))
+    scaling = Finding(path="a.py", code="LL101", name="preprocessing-before-split", severity="warning", message="m",
+                      help="h", location=Location(4, 5, 4, 20))
+    assert [parse(line)[0] for line in github.render([selection, scaling], ".").splitlines()] == ["error", "warning"]
 
 
 def test_ll000_is_a_warning():

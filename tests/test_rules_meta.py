@@ -34,6 +34,12 @@ def test_rule_is_complete(rule):
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_severity_is_declared_and_explained(rule):
+    assert rule.severity in ("error", "warning")
+    assert f"Severity: {rule.severity}. " in rule.section("What it does")
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
 def test_example_is_flagged_and_fix_is_not(rule):
     assert rule.code in lint(rule, rule.code_block("Example"))
     assert lint(rule, rule.code_block("Use instead")) == []

@@ -95,10 +95,12 @@ def test_what_github_code_scanning_reads(repo):
         assert descriptor["shortDescription"]["text"] == rule.summary
         assert descriptor["fullDescription"]["text"] == rule.doc
         assert "## What it does" in descriptor["help"]["markdown"] and descriptor["help"]["text"]
-        assert descriptor["defaultConfiguration"]["level"] == "error"
+        assert descriptor["defaultConfiguration"]["level"] == rule.severity
+    assert rules[-1]["defaultConfiguration"]["level"] == "warning"  # LL000
     for result in log["runs"][0]["results"]:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
-        assert result["level"] in ("error", "warning") and result["message"]["text"]
+        assert result["level"] == rules[result["ruleIndex"]]["defaultConfiguration"]["level"]
+        assert result["message"]["text"]
         (location,) = result["locations"]
         uri = location["physicalLocation"]["artifactLocation"]["uri"]
         assert not uri.startswith(("/", "file:")) and "\\" not in uri and " " not in uri
@@ -122,8 +124,9 @@ def test_repo_relative_uris_from_a_subdirectory(repo):
 
 def test_script_result_region_and_related_location(repo):
     log = sarif("src/models", cwd=repo)
-    first = log["runs"][0]["results"][0]
-    assert first["ruleId"] == "LL101"
+    first, second = log["runs"][0]["results"]
+    assert (first["ruleId"], first["level"]) == ("LL101", "warning")  # an unsupervised scaler
+    assert (second["ruleId"], second["level"]) == ("LL102", "error")  # supervised selection
     assert first["locations"][0]["physicalLocation"]["region"] == {
         "startLine": 9, "startColumn": 5, "endLine": 9, "endColumn": 38}
     (related,) = first["relatedLocations"]

@@ -83,7 +83,7 @@ async def test_leaky_script_gets_its_finding_and_the_fix_clears_it(client: Langu
     diagnostics = await published(client, uri, lambda d: bool(d))
     assert [(d.code, d.range.start.line, d.source) for d in diagnostics] == [("LL101", 6, "leaklint")]
     finding = diagnostics[0]
-    assert finding.severity == types.DiagnosticSeverity.Error  # as the JSON's "severity" says
+    assert finding.severity == types.DiagnosticSeverity.Warning  # LL101's, as the JSON's "severity" says
     assert finding.code_description.href.endswith("ll101_preprocessing_before_split.py")
     assert [(r.location.uri, r.location.range.start.line) for r in finding.related_information] == [(uri, 7)]
     replace_text(client, uri, FIXED, 2)

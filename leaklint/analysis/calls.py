@@ -8,13 +8,14 @@ from __future__ import annotations
 import ast
 import builtins
 from contextlib import contextmanager
+from functools import lru_cache
 from dataclasses import replace
 from typing import Optional
 
 from . import libraries as lib
 from .facts import Evaluation
 from .scope import MAX_CALL_DEPTH, MAX_MODULE_DEPTH, BudgetExceeded, Scope
-from .specs import to_spec
+from .specs import CallSpec, Mapping, literal_of, to_spec
 from .project import PATH_ATTRIBUTE
 from .syntax import (
     aggregated_columns,
@@ -60,6 +61,29 @@ from .values import (
 
 
 BUILTIN_NAMES = frozenset(dir(builtins))
+
+# Methods that change a list or dict in place: a name bound to a literal display no
+# longer holds that literal once one of them is called on it.
+MUTATING_METHODS = frozenset(
+    ("append", "extend", "insert", "update", "pop", "popitem", "setdefault", "clear", "remove", "sort", "reverse")
+)
+# Keyword arguments of a metric function that carry rows, not settings.
+METRIC_DATA_KEYWORDS = frozenset(("y_true", "y_pred", "y_score", "y_prob", "y_proba", "sample_weight", "labels"))
+
+
+def with_literal(value, node):
+    """``value`` marked with the literal ``node`` spells, when ``node`` is literal syntax."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (bool, int, float, str, type(None))):
+        return _constant(type(node.value), node.value)  # what ev() gives a constant, marked once
+    found = literal_of(node) if node is not None else None
+    if found is None or not isinstance(value, (Data, Seq)):
+        return value
+    return replace(value, literal=found)
+
+
+@lru_cache(maxsize=4096)
+def _constant(kind, value) -> Data:
+    return Data(texts=frozenset({value}) if kind is str else frozenset(), literal=(value,))
 
 
 def _path_of(node):
@@ -162,7 +186,10 @@ class CallsMixin:
                 return self.library_call(f"{receiver.qualname}.{func.attr}", node, scope)
             if isinstance(receiver, ModuleRef):
                 return self._call_value(self.module_attribute(receiver, func.attr), node, scope)
-            args, kwargs = self._arguments(node, scope)
+            args, kwargs = self._arguments(node, scope, literals=isinstance(receiver, Instance))
+            if getattr(receiver, "literal", None) is not None and func.attr in MUTATING_METHODS:
+                receiver = replace(receiver, literal=None)
+                self._rebind(func.value, receiver, scope)
             if func.attr in lib.REPORT_METHODS:
                 self._report(args + list(kwargs.values()), node, "stored" if func.attr in ("append", "extend") else "logged")
             if isinstance(receiver, Data) and func.attr in lib.FIT_METHODS and receiver.grouped is None:
@@ -203,7 +230,7 @@ class CallsMixin:
         func = node.func
         if isinstance(callee, Ref):
             return self.library_call(callee.qualname, node, scope)
-        args, kwargs = self._arguments(node, scope)
+        args, kwargs = self._arguments(node, scope, literals=isinstance(callee, (Function, LocalClass)))
         if isinstance(callee, Function):
             self._last_call_scope = None
             args, kwargs = list(callee.bound_args) + args, {**dict(callee.bound_kwargs), **kwargs}
@@ -290,12 +317,14 @@ class CallsMixin:
             if isinstance(target, ast.Name) or self._path(target):
                 self.assign(target, value, scope)
 
-    def _arguments(self, node, scope):
-        args = [self.ev(a, scope) for a in node.args]
+    def _arguments(self, node, scope, literals=False):
+        """The values of a call's arguments; with ``literals`` (a call of the file's own code),
+        each marked with the literal it spells: it binds a parameter to that literal."""
+        mark = with_literal if literals else (lambda value, _node: value)
+        args = [mark(self.ev(a, scope), a) for a in node.args]
         kwargs = {}
         for kw in node.keywords:
-            value = self.ev(kw.value, scope)
-            kwargs[kw.arg or "**"] = value
+            kwargs[kw.arg or "**"] = mark(self.ev(kw.value, scope), kw.value)
         return args, kwargs
 
     # -------------------------------------------------------- local functions
@@ -342,7 +371,7 @@ class CallsMixin:
             elif param.arg in kwargs:
                 value = kwargs[param.arg]
             elif default is not None and not standalone:
-                value = self.ev(default, func.scope)
+                value = with_literal(self.ev(default, func.scope), default)
             else:
                 value = Data(rows=self.fresh_rows())
             scope.env[param.arg] = value
@@ -350,7 +379,7 @@ class CallsMixin:
             if param.arg in kwargs:
                 scope.env[param.arg] = kwargs[param.arg]
             elif default is not None and not standalone:
-                scope.env[param.arg] = self.ev(default, func.scope)
+                scope.env[param.arg] = with_literal(self.ev(default, func.scope), default)
             else:
                 scope.env[param.arg] = Data(rows=self.fresh_rows())
         if params.vararg is not None:
@@ -407,6 +436,10 @@ class CallsMixin:
             return self._statistic(name, args[0], node, axis_position=1)
         if key in lib.STANDARDIZING_FUNCTIONS and args:
             stat = self._statistic(name, args[0], node, axis_position=lib.STANDARDIZING_FUNCTIONS[key])
+            bins = node.args[1] if len(node.args) > 1 else keyword_node(node, "q")
+            if name == "qcut" and bins is not None:  # the runtime checker bins by the code's quantiles
+                for learn_id in stat.learned - as_data(args[0]).learned:
+                    self.facts.learns[learn_id].procedure = {"bins": _setting_of(bins, args[1] if len(args) > 1 else kwargs.get("q"))}
             return self.derive([args[0], stat], node)
         if root == "pandas" and name.startswith(lib.READER_PREFIX):
             return self._read(node, name)
@@ -416,7 +449,10 @@ class CallsMixin:
             return replace(args[0], bound_args=tuple(args[1:]), bound_kwargs=tuple(kwargs.items()))
         if key in lib.NATIVE_TRAIN and len(args) > 1:
             # lgb.train(params, train_set) / xgb.train(params, dtrain): a model fitted on the set
-            booster = Estimator(qualname, node)
+            # (described like any call, so the audit can name it; never on its allow-list)
+            booster = Estimator(qualname, node, spec=to_spec(node, self._resolve(scope), self._bound(scope)))
+            native = _native_model(key, node, self._bound(scope))
+            booster = replace(booster, predictor=native or booster.spec, predictor_span=span_of(node))
             watched = {k: v for k, v in kwargs.items() if k in lib.EVAL_KEYWORDS or k == "callbacks"}
             event, _, _ = self.fit(booster, "train", [args[1], UNKNOWN], watched, node, x_node=node.args[1])
             return replace(booster, fits=frozenset({event.id}))
@@ -447,6 +483,7 @@ class CallsMixin:
             self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
         if root == "sklearn" and ".metrics" in qualname:
             scores = merge_data(args + list(kwargs.values())).scores
+            self._note_metric(qualname, node, scores, scope)
             self.facts.metric_rows.append((self.new_id(), merge_data(args + list(kwargs.values())).rows))
             self._mark_scored(scores)
             if self._loops:
@@ -461,6 +498,20 @@ class CallsMixin:
         if not data.rows and not data.learned and not data.time and not data.scores:
             return Data(rows=self.fresh_rows(), made_by=made_by)
         return replace(self.derive([data], node), made_by=made_by)
+
+    def _note_metric(self, qualname, node, scores, scope) -> None:
+        """The first metric function applied to each evaluation's output, with its literal
+        settings (``average="macro"``); the rows it is given are not settings."""
+        pending = [e for e in self.facts.evaluations if e.id in scores and e.metric is None]
+        if not pending:
+            return
+        settings = tuple(
+            (k.arg, to_spec(k.value, self._resolve(scope), self._bound(scope)))
+            for k in node.keywords if k.arg is not None and k.arg not in METRIC_DATA_KEYWORDS
+        )
+        metric = CallSpec(qualname, (), settings)
+        for evaluation in pending:
+            evaluation.metric, evaluation.metric_span = metric, span_of(node)
 
     def _merge_asof(self, node, args, kwargs) -> Data:
         """``pd.merge_asof(left, right, direction="forward")``: each row takes the next
@@ -520,9 +571,34 @@ class CallsMixin:
 
         return resolve
 
+    def _bound(self, scope):
+        """The literal (or the allow-listable constructor call) a name or attribute was
+        bound to, for ``to_spec``: read from the values bound, never evaluated."""
+        def bound(expr) -> Optional[tuple]:
+            value = None
+            if isinstance(expr, ast.Name):
+                value = self.ev(expr, scope)
+            elif isinstance(expr, ast.Attribute):
+                path = self._path(expr) if self._dotted else None
+                value = scope.lookup(path) if path else None
+                if value is None:
+                    base = self.ev(expr.value, scope)
+                    if isinstance(base, Instance):
+                        value = self._heap.get((base.key, expr.attr))
+                    elif isinstance(base, ModuleRef):
+                        value = self.module_attribute(base, expr.attr)
+            literal = getattr(value, "literal", None)
+            if literal is not None:
+                return literal
+            if isinstance(value, Estimator) and isinstance(value.spec, CallSpec):
+                return (value.spec,)
+            return None
+
+        return bound
+
     def _construct(self, qualname, node, args, kwargs, scope) -> Estimator:
         key = lib.lib_key(qualname)
-        spec = to_spec(node, self._resolve(scope)) if node is not None else None
+        spec = to_spec(node, self._resolve(scope), self._bound(scope)) if node is not None else None
         shuffled = None
         if key in lib.ALWAYS_SHUFFLED_SPLITTERS:
             shuffled = True
@@ -537,7 +613,14 @@ class CallsMixin:
             steps = (inner.qualname,) + inner.steps
         grid = args[1] if len(args) > 1 else kwargs.get("param_grid", kwargs.get("param_distributions"))
         one = key in lib.SEARCH_CLASSES and _one_setting(grid)
-        return Estimator(qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv, one_setting=one)
+        predictor, predictor_span = spec, span_of(node) if node is not None else None
+        if key in lib.SEARCH_CLASSES and key[1] != "RFECV":
+            predictor = inner.predictor if isinstance(inner, Estimator) else None
+            predictor_span = inner.predictor_span if isinstance(inner, Estimator) else None
+        return Estimator(
+            qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv, one_setting=one,
+            predictor=predictor, predictor_span=predictor_span,
+        )
 
     @staticmethod
     def _shuffle_flag(node, position, default) -> Optional[bool]:
@@ -553,7 +636,12 @@ class CallsMixin:
         steps = []
         for value in list(args) + [kwargs.get("steps"), kwargs.get("transformers")]:
             steps.extend(step_names(value))
-        return Estimator(qualname, node, steps=tuple(steps), spec=None)
+        last = _last_step(qualname, node, args, kwargs)
+        return Estimator(
+            qualname, node, steps=tuple(steps), spec=None,
+            predictor=last.predictor if last is not None else None,
+            predictor_span=last.predictor_span if last is not None else None,
+        )
 
     # ----------------------------------------------------------- methods
     def method_call(self, receiver, method, args, kwargs, node, scope) -> Value:
@@ -724,7 +812,7 @@ class CallsMixin:
         if method in ("corr", "corrwith") and data.rows:
             return self._correlation(data, method, args, node)
         if method == "sample" and keyword_fraction(node) and data.rows and not keyword_true(node, "replace"):
-            split = self._new_split("split", "sample", node, data, node.func.value, True, span_of(node), {})
+            split = self._new_split("split", "sample", node, data, node.func.value, True, span_of(node), _sampled_split(node))
             self._split_inputs(split, [data])
             return replace(data, rows=frozenset(Rows(r.root, Side("train", split.id)) for r in data.rows), indexer=False)
         if method == "drop" and data.rows:
@@ -841,3 +929,93 @@ class CallsMixin:
             return self.ev(func.body, inner)
         finally:
             self._stack.pop()
+
+
+def _last_step(qualname, node, args, kwargs) -> Optional[Estimator]:
+    """The last step of ``make_pipeline(a, b, model)`` / ``Pipeline([..., ("m", model)])``:
+    its last step's, when that step is an estimator value (a call or a variable)."""
+    name = lib.lib_key(qualname)[1]
+    if name == "make_pipeline":
+        if not args or any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        last = args[-1]
+    elif name == "Pipeline":
+        steps = args[0] if args else kwargs.get("steps")
+        if not isinstance(steps, Seq) or not steps.items:
+            return None
+        pair = steps.items[-1]
+        last = pair.items[-1] if isinstance(pair, Seq) and len(pair.items) == 2 else None
+    else:
+        return None
+    return last if isinstance(last, Estimator) else None
+
+
+def _sampled_split(node) -> dict:
+    """``train = df.sample(frac=0.8, random_state=0)`` and the rest held out: for the
+    runtime checker, ``train_test_split(test_size=0.2, random_state=0)``."""
+    frac = keyword_node(node, "frac").value
+    settings = [("test_size", round(1 - frac, 10))]
+    state = keyword_node(node, "random_state")
+    if isinstance(state, ast.Constant) and isinstance(state.value, int) and not isinstance(state.value, bool):
+        settings.append(("random_state", state.value))
+    split = CallSpec("sklearn.model_selection.train_test_split", (), tuple(settings))
+    return {"split": split, "origins": {"split": span_of(node)}}
+
+
+def _setting_of(node, value):
+    """A literal setting: literal syntax, or the literal a name was bound to; else Opaque."""
+    literal = getattr(value, "literal", None)
+    if literal is not None and isinstance(literal[0], (bool, int, float, str)):
+        return literal[0]
+    return to_spec(node, lambda expr: None)
+
+
+# lgb.train / xgb.train with literal params, as the library's scikit-learn interface
+# (the estimator classes the audit's allow-list holds); the objective decides which.
+NATIVE_CLASSIFICATION = {
+    "lightgbm": ("binary", "multiclass", "multiclassova", "softmax", "ova", "ovr"),
+    "xgboost": ("binary:", "multi:"),
+}
+NATIVE_REGRESSION = {
+    "lightgbm": ("regression", "regression_l1", "regression_l2", "l1", "l2", "mse", "mae", "rmse", "huber", "fair",
+                 "poisson", "quantile", "mape", "gamma", "tweedie"),
+    "xgboost": ("reg:",),
+}
+NATIVE_ROUNDS = {"lightgbm": 100, "xgboost": 10}  # num_boost_round's defaults
+
+
+def _native_model(key, node, bound) -> Optional[CallSpec]:
+    """``lgb.train(params, data, num_boost_round=n)`` as ``LGBMClassifier(**params,
+    n_estimators=n)`` (Regressor for a regression objective; xgboost alike), when the params
+    are a dict display of literals; None otherwise."""
+    root = key[0]
+    if root not in NATIVE_ROUNDS:
+        return None
+    params = node.args[0] if node.args else keyword_node(node, "params")
+    found = literal_of(params) if isinstance(params, ast.Dict) else (bound(params) if params is not None else None)
+    if found is None or not isinstance(found[0], Mapping):
+        return None
+    settings = dict(found[0].items)
+    objective = settings.get("objective", "regression" if root == "lightgbm" else "reg:squarederror")
+    if not isinstance(objective, str):
+        return None
+    family = "LGBM" if root == "lightgbm" else "XGB"
+    if _objective_in(root, objective, NATIVE_CLASSIFICATION):
+        name = family + "Classifier"
+    elif _objective_in(root, objective, NATIVE_REGRESSION):
+        name = family + "Regressor"
+    else:
+        return None
+    rounds_node = node.args[2] if len(node.args) > 2 else keyword_node(node, "num_boost_round")
+    rounds = literal_of(rounds_node) if rounds_node is not None else (NATIVE_ROUNDS[root],)
+    if rounds_node is not None and rounds is None and isinstance(rounds_node, (ast.Name, ast.Attribute)):
+        rounds = bound(rounds_node)
+    if rounds is None or not isinstance(rounds[0], int) or isinstance(rounds[0], bool):
+        return None
+    kwargs = tuple((k, v) for k, v in settings.items() if k not in ("num_boost_round", "n_estimators", "num_iterations"))
+    return CallSpec(f"{root}.{name}", (), kwargs + (("n_estimators", rounds[0]),))
+
+
+def _objective_in(root: str, objective: str, table: dict) -> bool:
+    """xgboost's objectives are prefixed by their kind ("binary:logistic"); lightgbm's are names."""
+    return objective.startswith(table[root]) if root == "xgboost" else objective in table[root]

@@ -54,6 +54,10 @@ class LearnEvent:
     subset: bool = False  # learned from rows chosen by a condition (a date cutoff), not all of them
     lead: int = 0  # a look-ahead of this many rows (shift(-2): 2); 0 when unbounded or unknown
     keys: tuple = ()  # the columns a group statistic groups by
+    # A fit's estimator as a model (its spec, a Pipeline's last step's, a search's
+    # estimator's), and where that object was built: the runtime checker's model piece.
+    model: object = None
+    built: Optional[Span] = None
 
     @property
     def reported(self) -> Span:
@@ -101,6 +105,9 @@ class SplitEvent:
     use: str = "unknown"
     reached: frozenset = frozenset()  # ids of LearnEvents that reached a model through its rows
     distinct: bool = False  # what was split holds one row per value (unique ids), not entities' rows
+    # (fit id, Evaluation) of each model fitted on its training side and used on its
+    # held-out side, the one the code most plainly reports first (reach.settle)
+    evaluated: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -127,6 +134,10 @@ class Evaluation:
     scored: bool = False  # a score (``.score``, a metric of its predictions), not only predictions
     label: Optional[str] = None  # printed as a "train" score, or as a "held-out" one (test, validation)
     compared_with: frozenset = frozenset()  # Evaluations whose scores were set against this one's
+    # The first metric function applied to its output: a CallSpec of its literal settings
+    # (``f1_score(average="macro")``), and where it was called.
+    metric: object = None
+    metric_span: Optional[Span] = None
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Optional
 
 from . import known_names, project
 from . import libraries as lib
-from .calls import CallsMixin
+from .calls import CallsMixin, with_literal
 from .facts import Facts
 from .reach import settle
 from .recording import RecordingMixin
@@ -158,8 +158,21 @@ class Interpreter(CallsMixin, RecordingMixin):
         value = self.ev(stmt.value, scope)
         if isinstance(value, Data) and value.learned:
             self._note_overwrites(stmt, value)
+        if all(isinstance(t, (ast.Name, ast.Attribute)) for t in stmt.targets):
+            value = self._literal_binding(value, stmt.value, scope)
         for target in stmt.targets:
             self.assign(target, value, scope, stmt.value)
+
+    def _literal_binding(self, value, node, scope):
+        """``n = 200`` / ``params = {"max_depth": 5}`` / ``params = dict(max_depth=5)``: the
+        name holds that literal (read from its syntax) until it is bound again or changed."""
+        if (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict"
+            and not node.args and scope.lookup("dict") is None
+            and all(k.arg is not None for k in node.keywords)
+        ):
+            node = ast.Dict(keys=[ast.Constant(k.arg) for k in node.keywords], values=[k.value for k in node.keywords])
+        return with_literal(value, node)
 
     def _note_overwrites(self, stmt, value: Data) -> None:
         """``X_test = scaler.fit_transform(X_test)``: the rows themselves now carry it."""
@@ -171,7 +184,8 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def stmt_AnnAssign(self, stmt, scope):
         if stmt.value is not None:
-            self.assign(stmt.target, self.ev(stmt.value, scope), scope, stmt.value)
+            value = self._literal_binding(self.ev(stmt.value, scope), stmt.value, scope)
+            self.assign(stmt.target, value, scope, stmt.value)
 
     def stmt_AugAssign(self, stmt, scope):
         value = self.ev(stmt.value, scope)
@@ -282,6 +296,10 @@ class Interpreter(CallsMixin, RecordingMixin):
         for target in stmt.targets:
             if isinstance(target, ast.Name):
                 scope.env.pop(target.id, None)
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                current = scope.lookup(target.value.id)
+                if getattr(current, "literal", None) is not None:  # del params["k"]: no longer that literal
+                    self.bind(target.value.id, replace(current, literal=None), scope)
 
     def stmt_If(self, stmt, scope):
         self.ev(stmt.test, scope)

@@ -10,7 +10,7 @@ split's rows were fitted or scored on.
 """
 from __future__ import annotations
 
-from .facts import Facts, Sink
+from .facts import Facts, Sink, saw_held_out
 from .values import Rows, Side
 
 # Learned by hand from a split's sides with no model in sight: an out-of-fold encoding
@@ -37,6 +37,8 @@ def settle(facts: Facts) -> None:
             # two slices at one bound (box[:2] / box[2:], plot colours) are a split only
             # when a model is fitted or scored on them
             split.use = "other"
+    for split in facts.splits.values():
+        split.evaluated = evaluated_models(facts, split)
     kept = []
     for fact in facts.contaminations:
         split = facts.splits[fact.split]
@@ -74,3 +76,24 @@ def _swap_named_roles(facts: Facts) -> None:
         for evaluation in facts.evaluations:
             evaluation.rows = swapped(evaluation.rows)
         facts.sinks = [Sink(swapped(sink.rows), sink.learned) for sink in facts.sinks]
+
+
+def evaluated_models(facts: Facts, split) -> tuple:
+    """(fit id, Evaluation) of each model fitted on ``split``'s training side and used on
+    its held-out side (predicted, scored, a metric of its predictions): the model the
+    split evaluates. The plainest report comes first: outside a loop, scored, the first."""
+    if split.kind == "cv":
+        return ()  # its model is the cross-validation call's own argument
+    found = []
+    for evaluation in facts.evaluations:
+        if not any(r.side is not None and r.side.split == split.id and r.side.held_out for r in evaluation.rows):
+            continue
+        for fit_id in sorted(evaluation.fits):
+            event = facts.learns.get(fit_id)
+            if event is None or event.kind != "fit" or not event.has_labels:
+                continue
+            trained = any(r.side is not None and r.side.split == split.id and not r.side.held_out for r in event.rows)
+            if trained and not saw_held_out(event.rows, split):
+                found.append((fit_id, evaluation))
+    found.sort(key=lambda pair: (pair[1].in_loop, not pair[1].scored, pair[1].metric is None, pair[1].id))
+    return tuple(found)

@@ -23,7 +23,7 @@ from .facts import (
     TuningReport,
     saw_held_out,
 )
-from .specs import CallSpec, to_spec
+from .specs import CallSpec, Mapping, to_spec
 from .syntax import (
     keyword_node,
     keyword_true,
@@ -143,7 +143,8 @@ class RecordingMixin:
         if x_node is None:
             x_node = node.args[0] if node.args else keyword_node(node, "X")
         data = as_data(x_val)
-        procedure = {"step": est.spec, "fit_method": method}
+        built = span_of(est.node) if isinstance(est.node, ast.Call) else span_of(node)
+        procedure = {"step": est.spec, "fit_method": method, "origins": {"step": built}}
         event = self._learn(
             "fit",
             est.qualname,
@@ -155,6 +156,8 @@ class RecordingMixin:
             has_labels=y_val is not None,
             procedure=procedure,
             unknown=est.unknown,
+            model=est.predictor if est.predictor is not None or est.steps else est.spec,
+            built=est.predictor_span or built,
         )
         if y_val is not None:
             self._note_labels(y_val)
@@ -305,11 +308,14 @@ class RecordingMixin:
         labels = as_data(arrays[1]).column if len(arrays) > 1 else None
         if len(arrays) > 1:
             self._note_labels(arrays[1])
-        # the split's settings (test_size, shuffle, ...), not the data it split
+        # the split's settings (test_size, shuffle, ...), not the data it split; a name
+        # bound to a literal (test_size=TEST_SIZE) is that literal
+        # (stratify= names the labels: kept as Opaque, only whether it is given is read)
         settings = tuple(
-            (kw.arg, to_spec(kw.value, lambda expr: None)) for kw in node.keywords if kw.arg and kw.arg != "stratify"
+            (kw.arg, _setting(kw.value, kwargs.get(kw.arg)) if kw.arg != "stratify" else to_spec(kw.value, lambda e: None))
+            for kw in node.keywords if kw.arg
         )
-        procedure = {"split": CallSpec(qualname, (), settings)}
+        procedure = {"split": CallSpec(qualname, (), settings), "origins": {"split": span_of(node)}}
         split = self._new_split(
             "split", qualname, node, data, node.args[0] if node.args else None, shuffled, span_of(node), procedure, labels
         )
@@ -347,6 +353,9 @@ class RecordingMixin:
             return cv_value.shuffled, span_of(cv_value.node), cv_value.spec
         if cv_node is not None and isinstance(cv_node, ast.Constant):
             return False, None, cv_node.value
+        literal = getattr(cv_value, "literal", None)  # cv=N_FOLDS
+        if literal is not None and isinstance(literal[0], int) and not isinstance(literal[0], bool):
+            return False, None, literal[0]
         return False, None, None
 
     def _cross_validation(self, qualname, node, args, kwargs, scope) -> Value:
@@ -358,10 +367,12 @@ class RecordingMixin:
         x_node = node.args[x_at] if len(node.args) > x_at else keyword_node(node, x_name)
         cv_node = keyword_node(node, "cv")
         shuffled, shuffle_span, cv_spec = self._cv_setting(kwargs.get("cv"), cv_node)
+        scoring = keyword_node(node, "scoring")
         procedure = {
-            "model": est.spec if isinstance(est, Estimator) and not est.steps else None,
+            "model": est.predictor if isinstance(est, Estimator) else None,
             "cv": cv_spec,
-            "scoring": to_spec(keyword_node(node, "scoring"), self._resolve(scope)) if keyword_node(node, "scoring") else None,
+            "scoring": to_spec(scoring, self._resolve(scope), self._bound(scope)) if scoring is not None else None,
+            "origins": _cv_origins(est, node, scoring),
         }
         labels = as_data(y_val).column if y_val is not None else None
         if labels:
@@ -380,10 +391,12 @@ class RecordingMixin:
     def _search(self, est: Estimator, data: Data, y_data, node, scope) -> None:
         shuffled, shuffle_span, cv_spec = self._cv_setting(est.cv, keyword_node(est.node, "cv"))
         inner = est.inner
+        built = est.node if isinstance(est.node, ast.Call) else node
         procedure = {
-            "model": inner.spec if isinstance(inner, Estimator) and not inner.steps else None,
+            "model": inner.predictor if isinstance(inner, Estimator) else None,
             "cv": cv_spec,
             "scoring": est.spec.kwarg("scoring") if est.spec is not None and hasattr(est.spec, "kwarg") else None,
+            "origins": _cv_origins(inner, built, keyword_node(built, "scoring")),
         }
         labels = y_data.column if y_data is not None else None
         whole = merge_data([data, y_data])
@@ -402,7 +415,7 @@ class RecordingMixin:
             node.args[0] if node.args else None,
             splitter.shuffled,
             span_of(splitter.node) if splitter.node is not None else None,
-            {"cv": splitter.spec},
+            {"cv": splitter.spec, "origins": {"split": span_of(splitter.node if splitter.node is not None else node)}},
         )
         self._split_inputs(split, [x_val] + list(args[1:2]))
         if len(args) > 1:
@@ -441,3 +454,21 @@ class RecordingMixin:
         for search in merge_data(values).tuning:
             if search in self._searches:
                 self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches[search]))
+
+
+def _setting(node, value):
+    """A split setting as the runtime checker reads it: literal syntax, or the literal a
+    name was bound to; anything else is Opaque (never evaluated)."""
+    literal = getattr(value, "literal", None)
+    if literal is not None and not isinstance(literal[0], Mapping):
+        return literal[0]
+    return to_spec(node, lambda expr: None)
+
+
+def _cv_origins(est, node, scoring) -> dict:
+    """Where a cross-validation's pieces are written: the call, the model's constructor,
+    the scoring argument (or the call, whose default score is the model's own)."""
+    origins = {"split": span_of(node), "metric": span_of(scoring if scoring is not None else node)}
+    if isinstance(est, Estimator):
+        origins["model"] = est.predictor_span or span_of(node)
+    return origins

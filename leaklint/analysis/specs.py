@@ -37,40 +37,97 @@ class CallSpec:
         return default
 
 
+@dataclass(frozen=True)
+class Mapping:
+    """A dict display of literals (``{"max_depth": 5}``), only ever unpacked into keywords
+    (``**params``); anywhere else it is not rebuilt."""
+
+    items: tuple  # ((str key, literal value), ...)
+
+
 _LITERAL_CONTAINERS = {ast.Tuple: tuple, ast.List: list}
 
+# What a name is bound to, when that binding was literal syntax (or a library call
+# described by literals): ``(value,)``, else None. Nothing is ever evaluated.
+Bound = Callable[[ast.AST], Optional[tuple]]
 
-def to_spec(node: ast.AST, resolve: Callable[[ast.AST], Optional[str]]):
+
+def to_spec(node: ast.AST, resolve: Callable[[ast.AST], Optional[str]], bound: Optional[Bound] = None):
     """Describe ``node`` with literals, FuncRef, CallSpec; anything else becomes Opaque.
 
-    ``resolve`` maps a Name/Attribute node to a qualified library name or None.
+    ``resolve`` maps a Name/Attribute node to a qualified library name or None;
+    ``bound`` gives the literal a name was bound to (a constant, a variable assigned a
+    literal, a dict display unpacked with ``**``), read from the syntax of that binding.
     """
     if isinstance(node, ast.Constant) and not isinstance(node.value, bytes):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = to_spec(node.operand, resolve)
+        inner = to_spec(node.operand, resolve, bound)
         if isinstance(inner, (int, float)) and not isinstance(inner, bool):
             return -inner if isinstance(node.op, ast.USub) else inner
         return Opaque(_text(node))
     kind = _LITERAL_CONTAINERS.get(type(node))
     if kind is not None:
-        items = [to_spec(elt, resolve) for elt in node.elts]
+        items = [to_spec(elt, resolve, bound) for elt in node.elts]
         return kind(items)
     if isinstance(node, (ast.Name, ast.Attribute)):
         qualname = resolve(node)
-        return FuncRef(qualname) if qualname else Opaque(_text(node))
+        if qualname:
+            return FuncRef(qualname)
+        found = bound(node) if bound is not None else None
+        if found is not None and not isinstance(found[0], Mapping):
+            return found[0]
+        return Opaque(_text(node))
     if isinstance(node, ast.Call):
         qualname = resolve(node.func)
         if not qualname or any(isinstance(a, ast.Starred) for a in node.args):
             return Opaque(_text(node))
-        if any(k.arg is None for k in node.keywords):
-            return Opaque(_text(node))
-        return CallSpec(
-            qualname,
-            tuple(to_spec(a, resolve) for a in node.args),
-            tuple((k.arg, to_spec(k.value, resolve)) for k in node.keywords),
-        )
+        kwargs = []
+        for keyword in node.keywords:
+            if keyword.arg is not None:
+                kwargs.append((keyword.arg, to_spec(keyword.value, resolve, bound)))
+                continue
+            unpacked = _unpacked(keyword.value, bound)
+            if unpacked is None:
+                return Opaque(_text(node))
+            kwargs.extend(unpacked)
+        if len({name for name, _ in kwargs}) != len(kwargs):
+            return Opaque(_text(node))  # a keyword given twice fails when called
+        return CallSpec(qualname, tuple(to_spec(a, resolve, bound) for a in node.args), tuple(kwargs))
     return Opaque(_text(node))
+
+
+def literal_of(node: ast.AST) -> Optional[tuple]:
+    """``(value,)`` when ``node`` is literal syntax (a constant, a signed number, a list or
+    tuple of literals, a dict display with string keys and literal values), else None."""
+    if isinstance(node, ast.Dict):
+        if any(not (isinstance(k, ast.Constant) and isinstance(k.value, str)) for k in node.keys):
+            return None  # (a None key is a ``**other`` inside the display)
+        values = [literal_of(v) for v in node.values]
+        if any(v is None or isinstance(v[0], Mapping) for v in values):
+            return None
+        return (Mapping(tuple((k.value, v[0]) for k, v in zip(node.keys, values))),)
+    if isinstance(node, ast.Constant):  # the common case, without building a spec
+        value = node.value
+        return (value,) if value is None or isinstance(value, (bool, int, float, str)) else None
+    if not isinstance(node, (ast.UnaryOp, ast.Tuple, ast.List)):
+        return None
+    value = to_spec(node, lambda expr: None)
+    return (value,) if _literal(value) else None
+
+
+def _literal(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return all(_literal(v) for v in value)
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
+def _unpacked(node: ast.AST, bound: Optional[Bound]) -> Optional[list]:
+    """The keywords of ``**{...}`` or ``**params`` with params bound to a dict display."""
+    found = literal_of(node) if isinstance(node, ast.Dict) else (bound(node) if bound is not None else None)
+    if found is None or not isinstance(found[0], Mapping):
+        return None
+    return list(found[0].items)
 
 
 def is_safe(value, allowed: Callable[[str], bool]) -> bool:

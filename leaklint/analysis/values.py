@@ -71,6 +71,9 @@ class Data(Value):
     # columns chosen by names the analysis cannot read (``df[predictors]``): which of the
     # frame's columns it holds is a guess (all of them are assumed)
     unsure: bool = False
+    # ``(value,)``: the literal syntax this name was bound to (``n = 200``), read by the
+    # runtime checker's specs; anything derived from it is no longer that literal
+    literal: Optional[tuple] = field(default=None, hash=False)
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,10 @@ class Estimator(Value):
     cv: object = field(default=None, compare=False, hash=False)  # a search's cv= value
     unknown: bool = False
     one_setting: bool = False  # a search over a single setting: its best score is a plain CV score
+    # The spec of what predicts: its own, a Pipeline's last step's, a search's estimator's
+    # (None for a transformer-only composite or a class the file does not show).
+    predictor: object = field(default=None, compare=False, hash=False)
+    predictor_span: object = field(default=None, compare=False, hash=False)  # where that predictor was built
 
 
 @dataclass(frozen=True)
@@ -135,6 +142,7 @@ class Seq(Value):
 
     items: tuple
     keys: tuple = ()  # a dict display's constant keys, one per item
+    literal: Optional[tuple] = field(default=None, hash=False)  # as Data.literal (a list or dict display)
 
 
 @dataclass(frozen=True)

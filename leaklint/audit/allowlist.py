@@ -91,6 +91,9 @@ MODELS = (
     + _names("sklearn.dummy", "DummyClassifier DummyRegressor")
     + _names("sklearn.pipeline", "Pipeline make_pipeline")
     + _names("imblearn.pipeline", "Pipeline make_pipeline")
+    # boosting libraries' scikit-learn interfaces (run only where the package is installed)
+    + _names("lightgbm", "LGBMClassifier LGBMRegressor")
+    + _names("xgboost", "XGBClassifier XGBRegressor")
 )
 
 SPLITTERS = _names(
@@ -122,6 +125,12 @@ METRIC_SCORERS = {
     "sklearn.metrics.mean_absolute_error": "neg_mean_absolute_error",
 }
 
+# Floats with no literal syntax of their own (SimpleImputer(missing_values=np.nan)).
+CONSTANTS = _names("numpy", "nan inf") + _names("math", "nan inf")
+
+# Metric functions that report several figures at once; the audit measures their accuracy.
+REPORTS = _names("sklearn.metrics", "classification_report confusion_matrix")
+
 ROLES = {
     "step": STEPS,
     "model": MODELS,
@@ -130,7 +139,7 @@ ROLES = {
     "step-or-model": STEPS + MODELS,
 }
 
-_ALL = STEPS + MODELS + SPLITTERS + (SPLIT_FUNCTION,) + SCORE_FUNCTIONS + tuple(METRIC_SCORERS)
+_ALL = STEPS + MODELS + SPLITTERS + (SPLIT_FUNCTION,) + SCORE_FUNCTIONS + tuple(METRIC_SCORERS) + REPORTS + CONSTANTS
 
 
 def _key(qualname: str) -> tuple[str, str]:

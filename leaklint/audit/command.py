@@ -25,10 +25,11 @@ INSTALL_HINT = "leaklint audit needs the audit extra: pip install '.[audit]' in 
 @click.option("--output-format", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw per-seed scores to this PNG.")
-@click.option("--no-progress", is_flag=True, help="No progress bar on stderr.")
+@click.option("--progress/--no-progress", default=None,
+              help="A progress bar on stderr (default: only when stderr is a terminal, so none in CI logs).")
 @click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False), help="Use this configuration file.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
-def audit(paths, repeats, rows, features, timeout, output_format, output_file, plot_path, no_progress, config_path, isolated):
+def audit(paths, repeats, rows, features, timeout, output_format, output_file, plot_path, progress, config_path, isolated):
     """Measure how much each leak found in PATHS inflates the score, on synthetic noise."""
     from . import audit_findings, missing_dependencies, plot, render_table
 
@@ -52,14 +53,14 @@ def audit(paths, repeats, rows, features, timeout, output_format, output_file, p
         raise click.ClickException(str(err)) from None
     findings = [f for f in run.findings if f.code in AUDITED]
     results = audit_findings(
-        findings, repeats=repeats, rows=rows, features=features, timeout=timeout, progress=not no_progress
+        findings, repeats=repeats, rows=rows, features=features, timeout=timeout, progress=progress
     )
     if output_format == "json":
         report = json.dumps(
             [dict(finding_to_dict(f), audit=r.to_json()) for f, r in zip(findings, results)], indent=2
         ) + "\n"
     else:
-        report = render_table(findings, results) if findings else "No leaks found to audit.\n"
+        report = render_table(findings, results) + "\n" if findings else "No leaks found to audit.\n"
     if output_file:
         Path(output_file).write_text(report, encoding="utf-8")
     else:

@@ -53,6 +53,14 @@ STAT_STEPS = {
     "mode": _call("sklearn.impute.SimpleImputer", strategy="most_frequent"),
     "min": _call("sklearn.preprocessing.MinMaxScaler"),
     "max": _call("sklearn.preprocessing.MinMaxScaler"),
+    "zscore": _SCALER,  # scipy.stats.zscore: the mean and spread at once
+    # pd.qcut: bins at the quantiles of all rows (the code's number of bins, when given)
+    "qcut": _call("sklearn.preprocessing.KBinsDiscretizer", encode="ordinal", strategy="quantile"),
+}
+# The same statistics by their other names (numpy's nan-aware and alias functions).
+STAT_ALIASES = {
+    "nanmean": "mean", "average": "mean", "nanstd": "std", "nanvar": "var", "nanmedian": "median",
+    "amin": "min", "nanmin": "min", "amax": "max", "nanmax": "max", "ptp": "min",
 }
 
 # LL202: boosting as in the rule's example, at half the default stages (as the forests);

@@ -37,13 +37,24 @@ IMBALANCED_SHARE = 0.1
 GROUPBY_MEAN = "groupby-mean"
 
 
-def execute(job: Job, send) -> None:
-    """Send ("info", {...}) once, ("seed", leaked, honest) for each repeat, then any ("note", text)."""
-    model = sanitise(job.model)
+def chosen_model(job: Job):
+    """The model the audit runs and the task: the code's unless its package is missing or
+    the rule's procedure cannot run it. Returns (model, step, task, substituted, notes,
+    origins), ``origins`` being the job's pieces with the model's origin updated."""
+    origins = dict(job.pieces or {})  # where each piece comes from, for the JSON
+    model, substituted, notes = _installed(job, sanitise(job.model))
     step = _step(job, None)
     task = _task(job, model, step)
-    model, substituted, notes = _rule_model(job, model, task)
-    model = model or examples.MODELS[job.code][task]
+    model, rule_substituted, rule_notes = _rule_model(job, model, task)
+    substituted, notes = substituted + rule_substituted, notes + rule_notes
+    if "model" in substituted:
+        origins["model"] = {"from": "example", "reason": notes[0].split(": ", 1)[1]}
+    return model or examples.MODELS[job.code][task], step, task, substituted, notes, origins
+
+
+def execute(job: Job, send) -> None:
+    """Send ("info", {...}) once, ("seed", leaked, honest) for each repeat, then any ("note", text)."""
+    model, step, task, substituted, notes, origins = chosen_model(job)
     step = step or _step(job, task)
     evaluation = _evaluation(job)
     kind = _data_kind(job, step, model, task)
@@ -61,15 +72,24 @@ def execute(job: Job, send) -> None:
     )
     step, model = sized.step, sized.model
     metric, metric_substituted, metric_notes = _metric(job, task)
+    if metric_notes and origins.get("metric", {}).get("from") == "code":
+        origins["metric"] = {"from": "example", "reason": metric_notes[0].split(": ", 1)[1]}
     substituted += metric_substituted + sized.substituted
     notes += metric_notes + sized.notes
-    notes += _rule_notes(job, model, evaluation, sized.rows)
+    rule_notes = _rule_notes(job, model, evaluation, sized.rows)
+    notes += rule_notes
+    for note in rule_notes:
+        if note.startswith("evaluation: ") and origins.get("split", {}).get("from") == "code":
+            origins["split"] = {"from": "example", "reason": note.split(": ", 1)[1]}  # LL202's time-ordered folds
     if job.code == "LL201" and task == "classification":
         notes.append(
             f"data: the label is 1 where the drifting target is above its median over the last "
             f"{label_window(sized.rows)} rows, so it is balanced in every stretch of the series"
         )
     scorer = None if metric == scoring.TRAIN_MEAN_R2 else get_scorer(metric)
+    dense = kind == "text" and not _takes_sparse(model)
+    if dense:  # (as the code's own .toarray() of the vectorizer's output)
+        notes.append(f"model: {describe(model)} needs dense input; the vectorizer's output is made dense for it")
     procedure = PROCEDURES[_procedure_key(job, step)]
     share = IMBALANCED_SHARE if job.code == "LL104" else 0.5
 
@@ -79,7 +99,7 @@ def execute(job: Job, send) -> None:
             data.X = data.X * sized.scale
         pieces = Pieces(
             step=_build(step, repeat),
-            model=_build(model, repeat),
+            model=_dense_input(_build(model, repeat)) if dense else _build(model, repeat),
             evaluation={key: _build(value, repeat) for key, value in evaluation.items()},
             scorer=scorer,
             fit_method=job.fit_method,
@@ -129,6 +149,7 @@ def execute(job: Job, send) -> None:
         "honest_procedure": procedure.honest.format(**texts),
         "substituted": substituted,
         "notes": notes,
+        "pieces": {**origins, "data": _data_piece(job, kind, data.rows, data.features)},
     }))
     del data, pieces
     undefined = scored = 0
@@ -140,6 +161,46 @@ def execute(job: Job, send) -> None:
             f"metric: {undefined} of {scored} test folds held a single class, where {metric} is undefined; "
             "they are left out of the fold means"
         )))
+
+
+def _takes_sparse(model) -> bool:
+    from sklearn.utils import get_tags
+
+    try:
+        return bool(get_tags(build(model)).input_tags.sparse)
+    except Exception:  # an estimator without tags: let it say so when it is fitted
+        return True
+
+
+def _to_dense(X):
+    return X.toarray() if hasattr(X, "toarray") else X
+
+
+def _dense_input(model):
+    """``model`` behind a step that makes sparse input dense."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    return make_pipeline(FunctionTransformer(_to_dense, accept_sparse=True), model)
+
+
+def _installed(job: Job, model):
+    """The code's model, unless its package is not installed here: (model or None,
+    substituted, notes); the rule's example is then run, and the note says why."""
+    if model is None:
+        return None, [], []
+    try:
+        build(model)
+    except Unsupported as exc:
+        if "not installed" not in str(exc):
+            raise
+        return None, ["model"], [f"model: `{describe(model)}`: {exc}; the rule's example is used"]
+    return model, [], []
+
+
+def _data_piece(job: Job, kind: str, rows: int, features: int) -> dict:
+    sized = "as --rows/--features ask" if job.rows or job.features else "sized as in the rule's example"
+    return {"from": "example", "reason": f"synthetic {kind} data without signal, {rows:,} rows x {features:,} features, {sized}"}
 
 
 def _task(job: Job, model, step=None) -> str:
@@ -209,7 +270,7 @@ def _step(job: Job, task):
     if job.form == GROUPBY_MEAN:
         return GROUPBY_MEAN
     if job.code == "LL105":
-        return examples.STAT_STEPS[job.stat]
+        return sanitise(job.step) or examples.STAT_STEPS[job.stat]
     if job.code in examples.STEPS:
         return sanitise(job.step) or (examples.STEPS[job.code][task] if task else None)
     return None

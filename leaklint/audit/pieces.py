@@ -9,10 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from leaklint.analysis.specs import CallSpec, FuncRef, Opaque
+from leaklint.analysis.specs import CallSpec, FuncRef, Opaque, is_safe
 from leaklint.audit import examples
-from leaklint.audit.allowlist import METRIC_SCORERS, accepts, canonical
-from leaklint.findings import Finding
+from leaklint.audit.allowlist import METRIC_SCORERS, REPORTS, accepts, allowed, canonical
+from leaklint.findings import Finding, Location
+
+# Keyword arguments that only name the code's own columns (category_encoders'
+# ``cols=[...]``): the step is applied to the synthetic columns instead.
+COLUMN_KEYWORDS = ("cols", "columns")
+
+# The pieces whose origin each audit reports (JSON ``audit.pieces``).
+PIECES = ("step", "model", "split", "metric", "data")
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,9 @@ class Job:
     scoring: Optional[str] = None
     task: Optional[str] = None
     options: Optional[dict] = None  # the rule's own literal settings (LL202, LL304)
+    # Where each piece came from: {"from": "code", "line": N} or {"from": "example",
+    # "reason": ...} (or "none" for a rule without that piece), as the JSON reports it.
+    pieces: Optional[dict] = None
 
 
 @dataclass
@@ -41,16 +51,48 @@ class Plan:
     job: Optional[Job] = None
     substituted: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    pieces: dict = field(default_factory=dict)  # as Job.pieces
 
     def substitute(self, piece: str, value, what: str = "the rule's example") -> None:
         self.substituted.append(piece)
-        if value is None:
-            self.notes.append(f"{piece}: not found in the code; {what} is used")
-        else:
-            self.notes.append(
-                f"{piece}: `{describe(value)}` is not a literal call of an allow-listed "
-                f"library name, so it was not run; {what} is used"
-            )
+        self.notes.append(f"{piece}: {why_not(value)}; {what} is used")
+
+
+def why_not(value) -> str:
+    """Why a piece of the code is not run, in a few words."""
+    if value is None:
+        return "not found in the code"
+    names = sorted(set(_qualnames(value)))
+    unlisted = [name for name in names if not allowed(name)]
+    if isinstance(value, CallSpec) and value.qualname in unlisted:
+        return f"`{describe(value)}`: {_package_name(value.qualname)} is not on the audit's allow-list, so it was not run"
+    if unlisted:
+        listed = ", ".join(_package_name(n) for n in unlisted)
+        return f"`{describe(value)}` names {listed}, not on the audit's allow-list, so it was not run"
+    if isinstance(value, CallSpec):
+        return f"`{describe(value)}` has arguments that are not literals, so it was not run"
+    return f"`{describe(value)}` is not a literal call of an allow-listed library name, so it was not run"
+
+
+def _short(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
+
+
+def _package_name(qualname: str) -> str:
+    """``lightgbm.train``, ``tensorflow.Sequential``: a name with the package it is from."""
+    parts = qualname.split(".")
+    return parts[0] if len(parts) == 1 else f"{parts[0]}.{parts[-1]}"
+
+
+def _qualnames(value):
+    if isinstance(value, (CallSpec, FuncRef)):
+        yield value.qualname
+    if isinstance(value, CallSpec):
+        for item in value.args + tuple(v for _, v in value.kwargs):
+            yield from _qualnames(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _qualnames(item)
 
 
 def describe(value) -> str:
@@ -84,9 +126,14 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
         pieces["form"] = "groupby-mean"
     elif code in examples.STEP_RULES:
         role = "step-or-model" if code == "LL301" else "step"
-        pieces["step"] = _accepted(result, "step", proc.get("step"), role)
+        step = _by_hand(result, proc) if proc.get("step") is None else proc.get("step")
+        if proc.get("step") is not None and proc.get("by_hand"):
+            result.notes.append(f"step: {proc['by_hand']} runs as `{describe(step)}`")
+        pieces["step"] = _accepted(result, "step", _columns_mapped(result, step), role)
     if code == "LL105":
         pieces["stat"] = _stat(result, proc.get("stat"))
+        if pieces["stat"] == "qcut":
+            pieces["step"] = _quantile_bins(result, proc.get("bins"))
     if code in ("LL101", "LL102", "LL103") and "form" not in pieces:
         pieces["fit_method"] = _fit_method(result, code, proc.get("fit_method"))
     step = pieces.get("step")
@@ -98,6 +145,11 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
             pieces["model"] = own
         else:
             pieces["model"] = _accepted(result, "model", proc.get("model"), "model")
+            if pieces["model"] is not None and proc.get("model_via"):
+                result.notes.append(
+                    f"model: {proc['model_via']}(params, ...) with literal params runs as "
+                    f"`{describe(pieces['model'])}`, its scikit-learn interface"
+                )
     # (A search's cv is its evaluation: LL304 reads no split.)
     pieces.update(_evaluation(result, code, proc.get("cv"), None if code == "LL304" else proc.get("split")))
     if code == "LL201":
@@ -107,8 +159,103 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
         pieces["scoring"] = _scoring(result, code, proc.get("scoring"))
     task = proc.get("task")
     pieces["task"] = task if task in (examples.CLASSIFICATION, examples.REGRESSION) else None
-    result.job = Job(code, repeats, rows, features, dataset, **pieces)
+    result.pieces = origins(finding, proc, result, pieces, rows, features)
+    result.job = Job(code, repeats, rows, features, dataset, pieces=result.pieces, **pieces)
     return result
+
+
+def _by_hand(result: Plan, proc: dict):
+    """A step the code performs by hand (a statistic of the held-out rows), as the
+    transformer that computes the same; None when there is none."""
+    raw = proc.get("stat")
+    name = raw.rsplit(".", 1)[-1] if isinstance(raw, str) else None
+    name = examples.STAT_ALIASES.get(name, name)
+    if name not in examples.STAT_STEPS:
+        return None
+    step = examples.STAT_STEPS[name]
+    result.notes.append(f"step: {proc.get('by_hand', name)} runs as `{describe(step)}`")
+    return step
+
+
+def _columns_mapped(result: Plan, step):
+    """A step without its column-naming arguments (``TargetEncoder(cols=list(df))``): on
+    the synthetic data it applies to the columns the audit makes, so they are not read."""
+    if not isinstance(step, CallSpec) or not any(name in COLUMN_KEYWORDS for name, _ in step.kwargs):
+        return step
+    named = [f"{name}={describe(value)}" for name, value in step.kwargs if name in COLUMN_KEYWORDS]
+    kept = CallSpec(step.qualname, step.args, tuple((k, v) for k, v in step.kwargs if k not in COLUMN_KEYWORDS))
+    result.notes.append(
+        f"step: {', '.join(named)} names the code's own columns; {_short(step.qualname)} is applied to "
+        "the synthetic data's columns instead"
+    )
+    return kept
+
+
+# Rules whose leak is not a step of their own: the split itself (LL201, LL203), or the
+# model's own fit, search or stopping (LL302, LL304, LL305).
+STEP_LESS = {
+    "LL201": "the leak is the split itself",
+    "LL203": "the leak is the split itself",
+    "LL302": "the leak is the model's own fit on all rows",
+    "LL304": "the leak is the search's own best score",
+    "LL305": "the leak is the model's own early stopping",
+}
+
+
+def origins(finding: Finding, proc: dict, result: Plan, pieces: dict, rows, features) -> dict:
+    """Where each piece of the job comes from: the code (with its line) or the example."""
+    where = proc.get("origins") or {}
+    reasons = {}
+    for note in result.notes:
+        piece, _, text = note.partition(": ")
+        if piece in result.substituted:
+            reasons.setdefault(piece.split(".", 1)[0], text)
+    code = finding.code
+
+    def from_code(piece: str, fallback: Optional[Location] = None) -> dict:
+        location = where.get(piece) or fallback
+        if not isinstance(location, Location):
+            return {"from": "code"}
+        out = {"from": "code", "line": location.line}
+        if location.cell is not None:
+            out["cell"] = location.cell
+        return out
+
+    def example(piece: str, default: str) -> dict:
+        return {"from": "example", "reason": reasons.get(piece, default)}
+
+    out = {}
+    if code in STEP_LESS:
+        out["step"] = {"from": "none", "reason": STEP_LESS[code]}
+    elif code == "LL202":
+        out["step"] = example("form", "") if "form" in result.substituted else from_code("form", finding.location)
+    elif code == "LL105":
+        out["step"] = example("stat", "") if "stat" in result.substituted else from_code("step", finding.location)
+    elif "step" in result.substituted:
+        out["step"] = example("step", "not found in the code")
+    else:
+        out["step"] = from_code("step", finding.location)
+    if "model" in result.substituted or pieces.get("model") is None and code != "LL301":
+        out["model"] = example("model", "not found in the code")
+    elif pieces.get("model") is None:
+        out["model"] = {"from": "none", "reason": "the step refitted on the held-out rows is the model itself"}
+    else:
+        out["model"] = from_code("model")
+    if "cv" in result.substituted:
+        out["split"] = example("cv", "not found in the code")
+    else:
+        out["split"] = from_code("split", finding.location if code in ("LL201", "LL203") else None)
+    if "scoring" in result.substituted:
+        out["metric"] = example("scoring", "not found in the code")
+    elif proc.get("scoring") is not None or "metric" in where:
+        out["metric"] = from_code("metric")
+    else:
+        default = examples.SCORINGS.get(code)
+        what = f"{default}, as in the rule's example," if default else "the model's own default score (accuracy or R²)"
+        out["metric"] = {"from": "example", "reason": f"the code reports no score of this model; {what} is used"}
+    size = "sized by --rows/--features" if rows or features else "of the rule's example size"
+    out["data"] = {"from": "example", "reason": f"synthetic data without signal, {size}"}
+    return out
 
 
 # LL202: the look-ahead operations the audit rebuilds, by the names a finding may give
@@ -225,12 +372,23 @@ def _accepted(result: Plan, piece: str, spec, role: str):
 
 def _stat(result: Plan, raw) -> str:
     name = raw.rsplit(".", 1)[-1] if isinstance(raw, str) else None
+    name = examples.STAT_ALIASES.get(name, name)
     if name in examples.STAT_STEPS:
         return name
     result.substituted.append("stat")
     known = ", ".join(examples.STAT_STEPS)
     result.notes.append(f"stat: {raw!r} is not one of {known}; the mean (as in the rule's example) is used")
     return "mean"
+
+
+def _quantile_bins(result: Plan, bins) -> CallSpec:
+    """``pd.qcut(x, q)`` as a transformer: KBinsDiscretizer at the quantiles, q bins."""
+    spec = examples.STAT_STEPS["qcut"]
+    if _whole(bins) and bins >= 2:
+        return CallSpec(spec.qualname, (), (("n_bins", bins),) + spec.kwargs)
+    if bins is not None:
+        result.notes.append(f"stat: the bins of qcut, `{describe(bins)}`, are not a literal count; 5 bins are used")
+    return spec
 
 
 def _fit_method(result: Plan, code: str, raw) -> str:
@@ -279,5 +437,35 @@ def _scoring(result: Plan, code: str, raw) -> Optional[str]:
         name = canonical(raw.qualname)
         if name in METRIC_SCORERS:
             return METRIC_SCORERS[name]
+    if isinstance(raw, CallSpec):
+        scorer = _metric_call(result, raw)
+        if scorer is not None:
+            return scorer
     result.substitute("scoring", raw, "the rule's example scoring")
     return examples.SCORINGS.get(code)
+
+
+# Averages of a classification metric over classes, as scikit-learn names their scorers.
+AVERAGED = frozenset({"f1", "precision", "recall", "jaccard"})
+AVERAGES = frozenset({"micro", "macro", "weighted", "samples"})
+
+
+def _metric_call(result: Plan, metric: CallSpec) -> Optional[str]:
+    """The scorer of a metric function called on the model's predictions, with its literal
+    settings: ``f1_score(average="macro")`` is "f1_macro"; None when there is none."""
+    name = canonical(metric.qualname)
+    if name in REPORTS:
+        result.notes.append(f"metric: {_short(name)} shows several figures; its accuracy is measured")
+        return "accuracy"
+    scorer = METRIC_SCORERS.get(name)
+    if scorer is None or not is_safe(metric, allowed):
+        return None
+    average = metric.kwarg("average")
+    if scorer in AVERAGED and average in AVERAGES:
+        return f"{scorer}_{average}"
+    if scorer == "roc_auc" and metric.kwarg("multi_class") in ("ovr", "ovo"):
+        weighted = "_weighted" if average == "weighted" else ""
+        return f"roc_auc_{metric.kwarg('multi_class')}{weighted}"
+    if scorer == "neg_mean_squared_error" and metric.kwarg("squared") is False:
+        return "neg_root_mean_squared_error"
+    return scorer

@@ -103,13 +103,14 @@ def resampled_before_split(p: Pieces, X, y):
 
 
 def shuffled_time_series(p: Pieces, X, y):
-    """LL201: the shuffled split as written, or the same number of time-ordered folds.
+    """LL201: the shuffled split as written, or its time-ordered counterpart at rolling
+    origins (``forecast_origins``).
 
     A regression is scored against predicting the training mean; a classification by
     its scorer, on labels balanced within every stretch of the series.
     """
     shuffled = split_rows(p.evaluation, y, p.task, p.seed)
-    ordered = time_ordered_rows(p.evaluation, len(y))
+    ordered = forecast_origins(p.evaluation, len(y))
     if p.task == CLASSIFICATION:
         return _mean_score(p, p.model, X, y, shuffled), _mean_score(p, p.model, X, y, ordered)
     return train_mean_r2(p.model, X, y, shuffled), train_mean_r2(p.model, X, y, ordered)
@@ -434,7 +435,8 @@ PROCEDURES = {
     "LL201": Procedure(
         shuffled_time_series,
         "{model} under {evaluation} (shuffled)",
-        "{model} under {honest_evaluation} (each test block after its training rows)",
+        "{model} under {honest_evaluation} at rolling origins (each test block forecast from the rows "
+        "before it; a single split's held-out block is also forecast from earlier origins)",
     ),
     "LL301": Procedure(
         refitted_on_test,
@@ -505,6 +507,27 @@ def time_ordered_rows(evaluation: dict, n: int):
         return list(TimeSeriesSplit(folds).split(np.zeros((n, 1))))
     test = _held_out_count(options["test_size"], options["train_size"], n)
     return [(np.arange(n - test), np.arange(n - test, n))]
+
+
+def forecast_origins(evaluation: dict, n: int):
+    """LL201's honest folds: each test block forecast from all the rows before it.
+
+    A K-fold's counterpart is TimeSeriesSplit, already one block per origin. A single
+    split's counterpart, the last rows held out, is one forecast from one origin: its
+    score is what the series happened to do in that one stretch (on the audit's drifting
+    data, R² from -8 to +0.6 over seeds). So its block is also forecast from each earlier
+    origin that leaves at least a block of training rows, and the errors are pooled:
+    the same forecast, of the same length, measured several times (rolling-origin
+    evaluation, Tashman 2000).
+    """
+    options = evaluation.get("split")
+    if options is None:
+        return time_ordered_rows(evaluation, n)
+    block = _held_out_count(options["test_size"], options["train_size"], n)
+    origins = (n - block) // block
+    if origins < 2:
+        return time_ordered_rows(evaluation, n)
+    return list(TimeSeriesSplit(origins, test_size=block).split(np.zeros((n, 1))))
 
 
 def time_ordered_description(evaluation: dict) -> str:

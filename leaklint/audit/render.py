@@ -38,17 +38,11 @@ def render_table(findings: Sequence[Finding], results: Sequence[AuditResult]) ->
 
 def _row(finding: Finding, result: AuditResult) -> tuple[str, ...]:
     if result.status != OK:
-        return (location(finding), finding.code, result.metric or "-", "-", "-", "-", "-", "-", result.status)
+        return (location(finding), finding.code, result.metric or "-", "-", "-", "-", "-", "-", result.short_verdict)
     gap = f"{result.gap:+.3f}"
     if result.gap_low is not None:
         gap += f" [{result.gap_low:+.3f}, {result.gap_high:+.3f}]"
     seeds = len(result.leaked_scores)
-    if result.gap_low is None:
-        short = "one seed: no interval"
-    elif not result.measurable:
-        short = "no measurable inflation"
-    else:
-        short = "inflated" if result.gap > 0 else "deflated"
     return (
         location(finding),
         finding.code,
@@ -58,7 +52,7 @@ def _row(finding: Finding, result: AuditResult) -> tuple[str, ...]:
         gap,
         f"{round(result.flattered_share * seeds)}/{seeds}",
         _number(result.chance),
-        short,
+        result.short_verdict,
     )
 
 

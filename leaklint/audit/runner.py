@@ -32,13 +32,15 @@ def audit_findings(
     rows: Optional[int] = None,
     features: Optional[int] = None,
     timeout: float = 60.0,
-    progress: bool = True,
+    progress: Optional[bool] = True,
     dataset: Optional[str] = None,
 ) -> list[AuditResult]:
     """Audit each finding over ``repeats`` seeds; results are in the order of ``findings``.
 
     ``rows``/``features`` override every rule's default data size. ``timeout`` is the
     limit in seconds for each finding's audit (the worker's start is not counted).
+    ``progress`` None draws the bar on stderr only when it is a terminal: redrawn
+    frames are noise in a CI log or a file.
     ``dataset="wine"`` runs the rules whose data is a plain numeric table on
     scikit-learn's bundled wine data instead of synthetic noise.
     """
@@ -56,7 +58,9 @@ def audit_findings(
         else:
             reason = f"there is no runtime audit for {finding.code}"
             results[index] = AuditResult(finding.code, UNSUPPORTED, repeats, reason=reason)
-    bar = tqdm(total=len(plans) * repeats, disable=not progress, file=sys.stderr, unit="seed", desc="leaklint audit")
+    # (tqdm's disable=None: disabled unless its file is a terminal)
+    disable = None if progress is None else not progress
+    bar = tqdm(total=len(plans) * repeats, disable=disable, file=sys.stderr, unit="seed", desc="leaklint audit")
     done: dict = {}  # the same procedure on the same seeds gives the same figures: run it once
     with bar, Worker() as worker:
         for index, screened in plans:
@@ -91,7 +95,8 @@ class Worker:
 
     def run(self, screened: Plan, timeout: float, advance) -> AuditResult:
         job = screened.job
-        result = AuditResult(job.code, OK, job.repeats, substituted=list(screened.substituted), notes=list(screened.notes))
+        result = AuditResult(job.code, OK, job.repeats, substituted=list(screened.substituted), notes=list(screened.notes),
+                             pieces=dict(screened.pieces))
         try:
             self._ensure_started()
             started = time.monotonic()

@@ -32,7 +32,10 @@ AVERAGING = frozenset(
     "RandomForestClassifier RandomForestRegressor ExtraTreesClassifier ExtraTreesRegressor "
     "BaggingClassifier BaggingRegressor".split()
 )
-BOOSTING = frozenset("GradientBoostingClassifier GradientBoostingRegressor AdaBoostClassifier AdaBoostRegressor".split())
+BOOSTING = frozenset(
+    "GradientBoostingClassifier GradientBoostingRegressor AdaBoostClassifier AdaBoostRegressor "
+    "LGBMClassifier LGBMRegressor XGBClassifier XGBRegressor".split()
+)
 MAX_TREES = 25  # as the rules' example forests
 MAX_STAGES = 50
 # LL305 chooses among a booster's stages: it keeps the default 100 and up to 200 (about

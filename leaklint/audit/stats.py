@@ -1,4 +1,16 @@
-"""Summaries of per-seed scores: means, spreads and a paired interval for the gap."""
+"""Summaries of per-seed scores: means, spreads and a paired interval for the gap.
+
+The gap's interval is Student's t over the per-seed paired gaps, with the gaps' spread
+taken as at least the score's step. Scores are often discrete (accuracy on 50 test rows
+moves in steps of 0.02), and with few seeds the gaps then easily coincide: three gaps
+of exactly +0.020 have a standard deviation of 0, and t alone would give the interval
+[+0.020, +0.020]. Identical gaps only show that their spread is below one step, so one
+step is the spread assumed. A bootstrap or a rank-based interval was not used: each is
+of zero width on identical gaps as well, the bootstrap is too narrow with under about
+ten seeds, and a sign-test interval does not reach 95% below six. Seeds that all gave
+the same pair of scores measured one thing once (the data and the split did not change
+with the seed): they get no interval, as a single seed.
+"""
 from __future__ import annotations
 
 import math
@@ -13,6 +25,8 @@ _T975 = (
     2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
 )
 _Z975 = 1.959964
+# Scores closer than this are the same score (float noise of a fold mean).
+_SAME = 1e-9
 
 
 def t975(df: int) -> float:
@@ -30,19 +44,25 @@ class Summary:
     honest_mean: float
     honest_sd: float
     gap: float
-    gap_low: Optional[float]  # None with a single seed: no interval
+    gap_low: Optional[float]  # None with a single seed, or the same scores on every seed
     gap_high: Optional[float]
     flattered_share: float
+    score_step: Optional[float]  # the smallest difference seen between two scores; None if all equal
+    spread_floored: bool  # the interval used score_step as the gaps' spread (they varied less)
 
 
 def summarise(leaked: list[float], honest: list[float]) -> Summary:
-    """Mean of the per-seed paired gaps ± t·sd/√n; the share of seeds the leak flattered."""
+    """Mean of the per-seed paired gaps ± t·max(sd, step)/√n; the share of seeds the leak flattered."""
     gaps = [a - b for a, b in zip(leaked, honest)]
     n = len(gaps)
     gap = statistics.fmean(gaps)
+    step = score_step(leaked + honest)
     low = high = None
-    if n >= 2:
-        half = t975(n - 1) * statistics.stdev(gaps) / math.sqrt(n)
+    floored = False
+    if n >= 2 and not same_on_every_seed(leaked, honest):
+        spread = statistics.stdev(gaps)
+        floored = step is not None and spread < step
+        half = t975(n - 1) * max(spread, step or 0.0) / math.sqrt(n)
         low, high = gap - half, gap + half
     return Summary(
         leaked_mean=statistics.fmean(leaked),
@@ -53,6 +73,24 @@ def summarise(leaked: list[float], honest: list[float]) -> Summary:
         gap_low=low,
         gap_high=high,
         flattered_share=sum(g > 0 for g in gaps) / n,
+        score_step=step,
+        spread_floored=floored,
+    )
+
+
+def score_step(scores: list[float]) -> Optional[float]:
+    """The finest step the scores were seen to take: the smallest nonzero difference
+    between two of them. It is never finer than the metric's real resolution (1/50 for
+    accuracy on 50 rows), only coarser when few distinct scores were seen, which widens
+    the interval rather than narrowing it."""
+    values = sorted(scores)
+    steps = [b - a for a, b in zip(values, values[1:]) if b - a > _SAME]
+    return min(steps) if steps else None
+
+
+def same_on_every_seed(leaked: list[float], honest: list[float]) -> bool:
+    return all(
+        abs(a - leaked[0]) <= _SAME and abs(b - honest[0]) <= _SAME for a, b in zip(leaked, honest)
     )
 
 

@@ -1,4 +1,5 @@
-"""GitHub Actions workflow annotations, one ``::error`` line per finding.
+"""GitHub Actions workflow annotations, one ``::error`` or ``::warning`` line per finding
+(its rule's severity; LL000 is a warning).
 
 ``::error file=…,line=…,col=…,endLine=…,endColumn=…,title=leaklint (LL101)::message``
 with ``%``, CR and LF escaped in the message and, in properties, also ``:`` and ``,``.

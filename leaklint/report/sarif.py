@@ -68,7 +68,7 @@ def _physical(path: str, base: str, location) -> dict:
 
 
 def render(findings, base) -> str:
-    descriptors = [_descriptor(r.code, r.name, r.summary, r.doc, r.help, "error") for r in all_rules()]
+    descriptors = [_descriptor(r.code, r.name, r.summary, r.doc, r.help, r.severity) for r in all_rules()]
     descriptors.append(_descriptor(_LL000["id"], _LL000["name"], _LL000["short"], _LL000["doc"], _LL000["help"], "warning"))
     index = {d["id"]: i for i, d in enumerate(descriptors)}
     results = []
