@@ -216,9 +216,8 @@ class CallsMixin:
                 else:
                     self._rebind(func.value, result, scope)
             elif isinstance(receiver, (Seq, Data)) and func.attr in lib.COLLECTING_METHODS:
-                if self._entity_loops:  # recordings collected for each subject
-                    name, loop = self._entity_loops[-1]
-                    self._entity_repeats(merge_data(args).rows, name, loop, f"rows read for each {name!r} in a loop")
+                if self._reading_loops:  # recordings collected for each subject
+                    self._read_per_entity(merge_data(args).rows)
                 for record in (a for a in args if isinstance(a, Seq)):  # rows.append({"subject": sid, ...})
                     for key in record.keys:
                         self._tagged_per_file(merge_data([record]).rows, key)
@@ -468,9 +467,9 @@ class CallsMixin:
         if key == ("pandas", "merge_asof") and args:
             return self._merge_asof(node, args, kwargs)
         if key == ("pandas", "merge") and len(args) > 1:
-            self._merge_evidence(as_data(args[0]), as_data(args[1]), node)
-            if as_data(args[1]).distinct:  # a lookup table, one row per key: the rows are the left frame's
-                return replace(self.derive(args + list(kwargs.values()), node), rows=as_data(args[0]).rows)
+            merged = self._merge(as_data(args[0]), as_data(args[1]), args + list(kwargs.values()), node)
+            if merged is not None:
+                return merged
         if root == "numpy" and name == "unique" and args:
             return replace(as_data(args[0]), distinct=True, column=None)
         if root == "mlflow" and name in ("log_metric", "log_metrics"):
@@ -527,19 +526,23 @@ class CallsMixin:
         )
         return replace(merged, learned=merged.learned | {ahead})
 
-    def _merge_evidence(self, left: Data, right: Data, node) -> None:
-        """A many-to-one merge onto an entity's table: the many side has several rows per entity."""
+    def _merge(self, left: Data, right: Data, inputs, node) -> Optional[Data]:
+        """``left.merge(right, ...)`` / ``pd.merge(left, right, ...)``. A many-to-one merge onto
+        an entity's table shows the many side has several rows per entity. A lookup table of
+        one row per key brings no rows: the result is the left frame's rows (None: merge as
+        any derivation)."""
         on = keyword_node(node, "on") or keyword_node(node, "left_on")
         names = [const_str(on)] if const_str(on) else [const_str(e) for e in getattr(on, "elts", [])]
         entities = [n for n in names if entity_column(n)]
-        if not entities:
-            return
         # which side repeats is only known when the merge says so
         validate = const_str(keyword_node(node, "validate"))
-        if validate in ("m:1", "many_to_one"):
+        if entities and validate in ("m:1", "many_to_one"):
             self._entity_repeats(left.rows, entities[0], node, f"a many-to-one merge on {entities[0]!r}")
-        elif validate in ("1:m", "one_to_many"):
+        elif entities and validate in ("1:m", "one_to_many"):
             self._entity_repeats(right.rows, entities[0], node, f"a one-to-many merge on {entities[0]!r}")
+        if right.distinct:
+            return replace(self.derive(inputs, node), rows=left.rows)
+        return None
 
     def _held_data(self, value) -> Data:
         """The rows an object holds: a Dataset subclass of the file keeps them in attributes."""
@@ -777,9 +780,9 @@ class CallsMixin:
         if method in ("unique", "drop_duplicates") and (method == "unique" or args or "subset" in kwargs):
             return replace(self.derive([data] + args, node), distinct=True)
         if method == "merge" and args:
-            self._merge_evidence(data, as_data(args[0]), node)
-            if as_data(args[0]).distinct:  # a lookup table, one row per key: the rows are the left frame's
-                return replace(self.derive([data] + args + list(kwargs.values()), node), rows=data.rows)
+            merged = self._merge(data, as_data(args[0]), [data] + args + list(kwargs.values()), node)
+            if merged is not None:
+                return merged
         if method == "assign":  # pd.read_csv(path).assign(subject=sid) in a loop over files
             for key in kwargs:
                 self._tagged_per_file(data.rows, key)

@@ -79,9 +79,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._inspected: list = []  # ids of supervised selections whose scores were read
         self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
         self._searches: dict = {}  # LearnEvent id of a search's fit -> Span where the search was built
-        self._entity_loops: list = []  # (entity name, For node) of loops over entities that read data
         self._reads: dict = {}  # id(For) -> its body lists or reads files
-        self._reading_loops: list = []  # per loop under way: the loop if its body reads files, else None
+        self._reading_loops: list = []  # the loops under way whose body lists or reads files
         self._checkpointed: list = []  # EarlyStops of fits that saved their best epoch to a file not yet reloaded
         self._standalone = False  # analysing a function no code of the file calls
         self._objective = 0  # inside a tuning objective (one trial of a study)
@@ -128,11 +127,18 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def fresh_rows(self) -> frozenset:
         rows = frozenset({Rows(self.new_id())})
-        if self._entity_loops:
-            # read inside ``for subject in subjects``: each entity brings its own rows
-            name, loop = self._entity_loops[-1]
-            self._entity_repeats(rows, name, loop, f"rows read for each {name!r} in a loop")
+        if self._reading_loops:
+            self._read_per_entity(rows)
         return rows
+
+    def _read_per_entity(self, rows) -> None:
+        """Rows read or collected inside ``for subject in subjects`` (a loop whose body
+        reads files): each entity brings its own rows."""
+        for loop in reversed(self._reading_loops):
+            if isinstance(loop.target, ast.Name) and entity_column(loop.target.id):
+                name = loop.target.id
+                self._entity_repeats(rows, name, loop, f"rows read for each {name!r} in a loop")
+                return
 
     # ------------------------------------------------------------- statements
     def exec_block(self, body, scope: Scope) -> None:
@@ -321,17 +327,14 @@ class Interpreter(CallsMixin, RecordingMixin):
         reading = self._reads.get(id(stmt))
         if reading is None:  # a loop body is walked once, however often the loop is met
             reading = self._reads[id(stmt)] = reads_files(stmt.body)
-        entity = reading and isinstance(stmt.target, ast.Name) and entity_column(stmt.target.id)
-        if entity:
-            self._entity_loops.append((stmt.target.id, stmt))
-        self._reading_loops.append(stmt if reading else None)
+        if reading:
+            self._reading_loops.append(stmt)
         try:
             self.exec_block(stmt.body, scope)
         finally:
             self._loops -= 1
-            self._reading_loops.pop()
-            if entity:
-                self._entity_loops.pop()
+            if reading:
+                self._reading_loops.pop()
         self.exec_block(stmt.orelse, scope)
         self._write_back(stmt.target, self._origins.get(id(iterable), ()), scope)
         self._join_into(scope, before)
@@ -339,7 +342,7 @@ class Interpreter(CallsMixin, RecordingMixin):
     def _tagged_per_file(self, rows, column) -> None:
         """``df["subject"] = name`` for each file a loop reads: each entity brings the rows
         of its own files."""
-        loop = next((l for l in reversed(self._reading_loops) if l is not None), None)
+        loop = self._reading_loops[-1] if self._reading_loops else None
         if loop is not None and column is not None and entity_column(column):
             self._entity_repeats(rows, column, loop, f"rows read from files in a loop, each tagged with its {column!r}")
 

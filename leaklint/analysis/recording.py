@@ -44,6 +44,7 @@ from .values import (
     Value,
     as_data,
     merge_data,
+    order_mark,
 )
 
 
@@ -212,8 +213,7 @@ class RecordingMixin:
     def _training(self, node, x_val) -> None:
         """A model fitted (or cross-validated) with labels: what its features carry."""
         x = as_data(x_val)
-        time = x.time or (x.dated[0][1] if x.dated else None)
-        self.facts.trainings.append(Training(span_of(node), x.learned, time, x.rows, x.unsure))
+        self.facts.trainings.append(Training(span_of(node), x.learned, order_mark(x), x.rows, x.unsure))
 
     def _keeps_best(self, est: Estimator, kwargs, node) -> Optional[str]:
         """How a fit watching rows keeps what scored best on them: early stopping, a best
@@ -281,8 +281,7 @@ class RecordingMixin:
             data=text_of(data_node),
             shuffled=shuffled,
             shuffle_span=shuffle_span,
-            # parsed dates still in the rows being split show their order too
-            time=data.time or (data.dated[0][1] if data.dated else None),
+            time=order_mark(data),  # (parsed dates still in the rows being split show their order too)
             labels=labels,
             procedure=procedure,
             distinct=data.distinct,
@@ -449,8 +448,8 @@ class RecordingMixin:
 
     def _report(self, values, node, how) -> None:
         """Scores shown or kept as a result: a search's best score among them is reported."""
-        if self._standalone:
-            return  # a function no code here calls: it reports nothing unless a caller runs it
+        if self._standalone or not self._searches:
+            return  # (a function no code here calls reports nothing unless a caller runs it)
         for search in merge_data(values).tuning:
             if search in self._searches:
                 self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches[search]))

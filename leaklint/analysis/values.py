@@ -283,6 +283,11 @@ def texts_of(value) -> frozenset:
     return frozenset(t for item in items for t in as_data(item).texts)
 
 
+def order_mark(data: Data) -> Optional[TimeMark]:
+    """What shows ``data``'s rows are time-ordered: its own mark, or parsed dates still in it."""
+    return data.time or (data.dated[0][1] if data.dated else None)
+
+
 def select_columns(data: Data, columns) -> Data:
     """``df[["a", "b"]]``: what lives only in other columns is left behind."""
     wanted = set(columns)

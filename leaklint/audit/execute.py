@@ -8,11 +8,11 @@ from sklearn.base import is_classifier, is_regressor
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import TimeSeriesSplit
 
-from leaklint.analysis.specs import CallSpec, FuncRef
+from leaklint.analysis.specs import CallSpec
 from leaklint.audit import examples, scoring, sizing
 from leaklint.audit.data import ENTITY_ROW_NOISE, GAP_SHARE, ROWS_PER_ENTITY, label_window, make
 from leaklint.audit.parallel import run_seeds
-from leaklint.audit.pieces import Job, describe
+from leaklint.audit.pieces import Job, describe, qualnames
 from leaklint.audit.procedures import (
     LL301_MODEL,
     PROCEDURES,
@@ -443,19 +443,8 @@ def _texts(step, model, evaluation: dict, built: dict, fit_method: str) -> dict:
 
 
 def _names(spec) -> set[str]:
-    return {name.rsplit(".", 1)[-1] for name in _qualnames(spec)}
+    return {name.rsplit(".", 1)[-1] for name in qualnames(spec)}
 
 
 def _roots(spec) -> set[str]:
-    return {name.split(".", 1)[0] for name in _qualnames(spec)}
-
-
-def _qualnames(spec):
-    if isinstance(spec, (CallSpec, FuncRef)):
-        yield spec.qualname
-    if isinstance(spec, CallSpec):
-        for value in spec.args + tuple(v for _, v in spec.kwargs):
-            yield from _qualnames(value)
-    elif isinstance(spec, (list, tuple)):
-        for value in spec:
-            yield from _qualnames(value)
+    return {name.split(".", 1)[0] for name in qualnames(spec)}

@@ -62,7 +62,7 @@ def why_not(value) -> str:
     """Why a piece of the code is not run, in a few words."""
     if value is None:
         return "not found in the code"
-    names = sorted(set(_qualnames(value)))
+    names = sorted(set(qualnames(value)))
     unlisted = [name for name in names if not allowed(name)]
     if isinstance(value, CallSpec) and value.qualname in unlisted:
         return f"`{describe(value)}`: {_package_name(value.qualname)} is not on the audit's allow-list, so it was not run"
@@ -84,15 +84,16 @@ def _package_name(qualname: str) -> str:
     return parts[0] if len(parts) == 1 else f"{parts[0]}.{parts[-1]}"
 
 
-def _qualnames(value):
+def qualnames(value):
+    """Every qualified name a spec calls or refers to, nested arguments included."""
     if isinstance(value, (CallSpec, FuncRef)):
         yield value.qualname
     if isinstance(value, CallSpec):
         for item in value.args + tuple(v for _, v in value.kwargs):
-            yield from _qualnames(item)
+            yield from qualnames(item)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            yield from _qualnames(item)
+            yield from qualnames(item)
 
 
 def describe(value) -> str:
