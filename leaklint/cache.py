@@ -16,14 +16,14 @@ import time
 from pathlib import Path
 
 CACHE_DIR = ".leaklint_cache"
-FORMAT = 2
+FORMAT = 3
 MAX_ENTRIES = 100_000  # the least recently used beyond this are dropped
 MAX_AGE_DAYS = 30  # entries no run has used for this long are dropped
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by leaklint.\n"
 
 _ALLOWED = {
     "leaklint.engine": {"FileResult"},
-    "leaklint.findings": {"Finding", "Location", "Related"},
+    "leaklint.findings": {"Finding", "Location", "Related", "Fix", "Op"},
     "leaklint.analysis.specs": {"CallSpec", "FuncRef", "Opaque"},
     "builtins": {"complex", "frozenset", "set", "slice", "Ellipsis", "NotImplemented", "range"},
     "copyreg": {"_reconstructor"},

@@ -23,7 +23,7 @@ from .cache import CACHE_DIR
 from .config import SEVERITIES, ConfigError, known_selector
 from .engine import PARSE_CODE, SKIPPED_SUFFIXES
 from .report import FORMATS, render
-from .report.text import summary
+from .report.text import fix_summary, summary
 from .ruleset import all_rules, rule_by_code
 from .runner import SettingsResolver, collect, job_for, lint_paths, run_job
 
@@ -92,8 +92,12 @@ def main():
 @click.option("--stdin-filename", help="Name of the file whose source is read from stdin (path '-').")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Parallel processes (default: all cores).")
 @click.option("--no-cache", is_flag=True, help="Do not read or write .leaklint_cache.")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes, then report what remains.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply (and mark [*]) the fixes that are not safe.")
+@click.option("--fix-only", is_flag=True, help="Apply fixes; report no remaining findings (exit 0 unless an error).")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and change nothing (exit 1 if any).")
 def check(paths, output_format, output_file, select, extend_select, ignore, exit_zero, fail_on, config_path,
-          isolated, force_exclude, statistics, stdin_filename, jobs, no_cache):
+          isolated, force_exclude, statistics, stdin_filename, jobs, no_cache, fix, unsafe_fixes, fix_only, diff):
     """Lint PATHS (files or directories; default: the current directory)."""
     overrides = {
         "select": _codes(select, "--select"),
@@ -108,25 +112,45 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
         paths = ("-",)  # as ruff: --stdin-filename alone reads the source from stdin
     paths = paths or (".",)
     config = Path(config_path) if config_path else None
+    if diff and (fix or fix_only):
+        raise click.UsageError("--diff shows the fixes without applying them: drop --fix / --fix-only")
+    raws: dict = {}
     try:
         resolver = SettingsResolver(config, isolated, overrides)
         if "-" in paths:
             if len(paths) > 1:
                 raise click.UsageError("'-' (read stdin) cannot be combined with other paths")
-            run = _lint_stdin(stdin_filename, resolver, force_exclude)
+
+            def lint():
+                return _lint_stdin(stdin_filename, resolver, force_exclude, raws)
         else:
             missing = [p for p in paths if not os.path.lexists(p)]
             if missing:
                 raise click.UsageError(f"path does not exist: {missing[0]}")
-            run = lint_paths(
-                paths,
-                overrides=overrides,
-                config=config,
-                isolated=isolated,
-                force_exclude=force_exclude,
-                jobs=jobs,
-                cache_dir=None if no_cache else Path(CACHE_DIR),
-            )
+
+            def lint():
+                return lint_paths(paths, overrides=overrides, config=config, isolated=isolated,
+                                  force_exclude=force_exclude, jobs=jobs,
+                                  cache_dir=None if no_cache else Path(CACHE_DIR))
+        run = lint()
+        fixed = None
+        if fix or fix_only or diff:
+            from .fix.files import fix_run, write
+
+            outcome = fix_run(run.findings, resolver, unsafe_fixes, raws)
+            for line in outcome.errors:
+                click.echo(f"leaklint: {line}", err=True)
+            if diff:
+                return _show_diff(outcome, output_file)
+            if "-" in paths:
+                return _stdout_fixed(outcome, raws, run)
+            run.internal.extend(write(outcome))
+            fixed = outcome.fixed
+            if outcome.changed:
+                run = lint()
+            if fix_only:
+                click.echo(f"Fixed {fixed:,} {'leak' if fixed == 1 else 'leaks'}." if fixed else "No leaks fixed.")
+                return EXIT_ERROR if run.internal else EXIT_CLEAN
         leaks = [f for f in run.findings if f.code != PARSE_CODE]
         counted_errors = [e for e in run.errors if resolver(Path(os.path.abspath(e.path))).selects_parse_errors(e.path)]
         # each finding by its own file's fail-on: warnings may be shown without failing the run
@@ -134,14 +158,19 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
     except ConfigError as err:
         raise click.ClickException(str(err)) from None
     shown = sorted(run.findings + run.errors, key=lambda f: f.sort_key())
-    report = render(output_format, shown, os.getcwd())
+    if output_format in ("json", "sarif", "full") and any(f.fix is not None for f in shown):
+        from .fix import with_edits
+
+        shown = with_edits(shown, _sources(shown, raws))
+    report = render(output_format, shown, os.getcwd(), unsafe_fixes)
     text_format = output_format in ("concise", "full")
     if text_format:
         if statistics:
             report += _statistics(run.findings)
         skipped = {e.path for e in run.errors if e.message.endswith(SKIPPED_SUFFIXES)}
         whole = {e.path for e in run.errors} - skipped
-        report += summary(len(leaks), len({f.path for f in leaks}), len(whole), len(skipped)) + "\n"
+        report += summary(len(leaks), len({f.path for f in leaks}), len(whole), len(skipped), fixed) + "\n"
+        report += fix_summary(leaks, unsafe_fixes)
     _write(report, output_file)
     for line in run.internal:
         click.echo(f"leaklint: {line}", err=True)
@@ -152,14 +181,50 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
     return EXIT_FINDINGS if failing and not exit_zero else EXIT_CLEAN
 
 
-def _lint_stdin(stdin_filename, resolver, force_exclude):
-    """The source on stdin, linted as the file ``--stdin-filename`` names (its settings, its kind)."""
+def _lint_stdin(stdin_filename, resolver, force_exclude, raws: dict):
+    """The source on stdin, linted as the file ``--stdin-filename`` names (its settings, its
+    kind); ``raws`` keeps it for the fixes (stdin is read once)."""
     name = stdin_filename or "-"
     settings = resolver(Path(os.path.abspath(name)))
     if force_exclude and stdin_filename and settings.is_excluded(name):
         return collect([], 0)
-    raw = sys.stdin.buffer.read()
-    return collect([run_job(job_for(name, settings), raw)], 1)
+    if name not in raws:
+        raws[name] = sys.stdin.buffer.read()
+    return collect([run_job(job_for(name, settings), raws[name])], 1)
+
+
+def _sources(findings, raws: dict) -> dict:
+    """The bytes of each file with a fix, for computing its edits."""
+    out = {}
+    for path in {f.path for f in findings if f.fix is not None}:
+        if path in raws:
+            out[path] = raws[path]
+            continue
+        try:
+            out[path] = Path(path).read_bytes()
+        except OSError:
+            continue
+    return out
+
+
+def _show_diff(outcome, output_file) -> int:
+    """``--diff``: the fixes as one unified diff; exit 1 when there is something to fix."""
+    from .fix import unified_diff
+
+    text = "".join(unified_diff(path, old, new) for path, (old, new) in sorted(outcome.changed.items()))
+    _write(text, output_file)
+    n = outcome.fixed
+    click.echo(f"Would fix {n:,} {'leak' if n == 1 else 'leaks'}." if n else "No leaks would be fixed.", err=True)
+    return EXIT_FINDINGS if outcome.changed else (EXIT_ERROR if outcome.errors else EXIT_CLEAN)
+
+
+def _stdout_fixed(outcome, raws: dict, run) -> int:
+    """``--fix`` on stdin: the fixed source goes to stdout, as ruff does."""
+    name = next(iter(raws))
+    new = outcome.changed.get(name, (None, raws[name]))[1]
+    sys.stdout.buffer.write(new)
+    sys.stdout.flush()
+    return EXIT_ERROR if run.internal else EXIT_CLEAN
 
 
 def _statistics(findings) -> str:

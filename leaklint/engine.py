@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from .analysis import analyze
 from .analysis.facts import Span
 from .findings import Finding, Location, Related
+from .fix.plan import PLANNERS, plan
+from .fix.tree import Tree
 from .recover import MAX_SKIPPED_LINES, neutralise
 from .ruleset import Context, Rule
 from .sources import Source, SourceError, decode, read_source
@@ -247,12 +249,14 @@ def _lint(path, raw, rules, catalogs, time_functions) -> FileResult:
     if file_is_suppressed(text):
         return result
     facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None, path)
-    result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs)
+    # a fix rewrites the file as stored: none where a line was neutralised or a cell skipped
+    fixable = text == source.text and not source.skipped and not cell_errors
+    result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs, fixable)
     result.depends = tuple(sorted(facts.depends.items()))
     return result
 
 
-def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
+def _run_rules(path, source, tree, text, facts, rules, catalogs, fixable) -> list:
     def column(line: int, offset: int) -> int:
         """ast gives UTF-8 byte offsets; reports count characters (1-based)."""
         text_line = lines[line - 1] if 1 <= line <= len(lines) else ""
@@ -281,6 +285,7 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
 
     lines = text.split("\n")
     starts = None
+    syntax = None
     findings = {}
     for rule in rules:
         ctx = Context(facts, catalogs[rule.code], where)
@@ -310,6 +315,9 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs) -> list:
                 related=tuple(related(span, message) for span, message in hit.related),
                 procedure=_located(hit.procedure, location),
             )
+            if fixable and rule.code in PLANNERS:
+                syntax = syntax or Tree(tree, text)
+                findings[key] = replace(findings[key], fix=plan(rule.code, hit, facts, syntax))
     return sorted(findings.values(), key=Finding.sort_key)
 
 

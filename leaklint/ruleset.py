@@ -20,7 +20,7 @@ from typing import Callable, Optional
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
 from .analysis.libraries import NATIVE_TRAIN, lib_key
 
-SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Known limitations", "References")
+SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Known limitations", "References")
 _CODE_BLOCK = re.compile(r"```(?:python)?\n(.*?)```", re.S)
 
 
@@ -32,6 +32,9 @@ class Hit:
     message: str
     related: tuple = ()  # ((Span, message), ...)
     procedure: dict = field(default_factory=dict, compare=False, hash=False)
+    # The facts a fix is planned from (leaklint/fix/plan.py): "learn" (a LearnEvent id),
+    # "split" (a SplitEvent id), "search" ...
+    basis: dict = field(default_factory=dict, compare=False, hash=False)
 
 
 class Catalog:
@@ -193,7 +196,8 @@ def learned_before_split(
         procedure = combined(procedure, event.procedure)
         if extra is not None:
             procedure = combined(procedure, extra(event), keep_none=True)
-        hits.append(learn_hit(event, explain(event, first), related, procedure, ctx))
+        basis = {"split": first.id, "splits": tuple(s.id for s in splits)}
+        hits.append(learn_hit(event, explain(event, first), related, procedure, ctx, basis))
     return hits
 
 
@@ -287,13 +291,13 @@ def held_out_procedure(facts: Facts, split: Optional[SplitEvent], evaluation=Non
     return combined(procedure, metric_pieces(evaluation))
 
 
-def learn_hit(event: LearnEvent, message: str, related: tuple, procedure: dict, ctx: Context) -> Hit:
+def learn_hit(event: LearnEvent, message: str, related: tuple, procedure: dict, ctx: Context, basis=None) -> Hit:
     """A finding at the learning call, or at the call that handed a helper the rows (the
     helper's own line then comes first among the related locations)."""
     if event.site is not None:
         inside = f"{short(event.qualname)} learns here, inside the helper called at {ctx.where(event.site)}"
         related = ((event.span, inside),) + tuple(related)
-    return Hit(event.reported, message, related, procedure)
+    return Hit(event.reported, message, related, procedure, {"learn": event.id, **(basis or {})})
 
 
 def _judged_later(event: LearnEvent, facts: Facts) -> bool:

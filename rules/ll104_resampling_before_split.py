@@ -45,6 +45,20 @@ model = make_pipeline(SMOTE(random_state=0), RandomForestClassifier())
 print(cross_val_score(model, X, y, scoring="roc_auc").mean())
 ```
 
+## Fix safety
+Two fixes, planned from where the step learned and where the rows were then split:
+- cross-validated (or searched): the step and the model become one `make_pipeline(...)` from imblearn.pipeline (which resamples the training folds only)
+  handed the raw rows, in every cross-validation that read the step's output, and the
+  now-unused intermediate goes. Safe: every name keeps its meaning for the code after it.
+  With a search it is unsafe: its parameter names gain the model's step prefix
+  (`svc__C`), so `best_params_` and `best_estimator_` change for later code.
+- split by `train_test_split`: the split comes first, the step is fitted on the training
+  side and the training side alone is resampled. Safe, unless the step's output overwrote its input
+  (`X = scaler.fit_transform(X)`) and later code reads it: then that code sees the raw
+  rows, and the fix is unsafe.
+No fix when the step sits in a helper, when the output is a column assignment, or when
+its inputs change between the fit and the split.
+
 ## Known limitations
 Resampling the training side and then cross-validating it is reported when no model is
 scored on the held-out side afterwards (imbalanced-learn's documented pitfall); when

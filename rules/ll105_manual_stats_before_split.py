@@ -40,6 +40,16 @@ model = make_pipeline(StandardScaler(), LogisticRegression())
 print(cross_val_score(model, X, df["outcome"], cv=5).mean())
 ```
 
+## Fix safety
+A z-score `(X - X.mean()) / X.std()` or a min-max by hand is fixed in two ways:
+- cross-validated: the statistics become a `StandardScaler` / `MinMaxScaler` in one
+  `make_pipeline(...)` with the model. Unsafe: scikit-learn's standard deviation divides
+  by n, pandas' by n - 1, so the numbers move slightly.
+- split by `train_test_split`: the split comes first, the statistics are computed on the
+  training side and applied to both sides by hand. Safe (unsafe when the statement
+  overwrote its input and later code reads it).
+Other hand statistics (`fillna(df.mean())`, a rank) get no fix.
+
 ## Known limitations
 A statistic used only to filter rows (`df[df.x < df.x.quantile(0.99)]`) or to define
 a label by comparison is deliberately not reported. Statistics passed through

@@ -55,6 +55,14 @@ X, y = sales[["lag_1"]], sales["units"]
 print(cross_val_score(RandomForestRegressor(), X, y, cv=TimeSeriesSplit(5)).mean())
 ```
 
+## Fix safety
+- `train_test_split(...)` gains `shuffle=False`, so the held-out rows are the latest
+  ones. Safe. No fix when it stratifies (a stratified split must shuffle).
+- `KFold`, `StratifiedKFold`, `ShuffleSplit` and their repeated forms become
+  `TimeSeriesSplit` with the same number of splits, and the import follows. Unsafe: the
+  folds differ in size, the first rows are never tested, and `cross_val_predict` refuses
+  a splitter that is not a partition.
+
 ## Known limitations
 A date parsed only to derive features (a birth date, the year and month of a sale) and
 then left out of the rows that are split does not make them time-ordered: rows that
@@ -112,7 +120,8 @@ def check(ctx):
             related += ((Span(split.time.line, 0, split.time.line, 0, split.time.path), split.time.reason),)
         hit = hits.get(split.shuffle_span)
         if hit is None:
-            hits[split.shuffle_span] = Hit(split.shuffle_span, message, related, split_procedure(ctx.facts, split))
+            hits[split.shuffle_span] = Hit(split.shuffle_span, message, related, split_procedure(ctx.facts, split),
+                                           {"split": split.id})
         else:
             hits[split.shuffle_span] = Hit(hit.span, hit.message, hit.related + related, hit.procedure)
     return list(hits.values())

@@ -52,6 +52,11 @@ X, y = prices[["trend"]], prices["move"]
 print(cross_val_score(GradientBoostingRegressor(), X, y, cv=TimeSeriesSplit(5)).mean())
 ```
 
+## Fix safety
+`rolling(..., center=True)` loses `center=True`, so the window ends at the current row.
+Safe. A negative `shift`, `bfill`, `interpolate` or a forward `merge_asof` gets no fix:
+which value the row may know at prediction time is the user's decision.
+
 ## Known limitations
 The label itself is not a feature: a look-ahead that becomes `y` (the forecasting
 target, `df["close"].shift(-1)`) is how forecasting works and stays silent. A column

@@ -48,6 +48,10 @@ cv = GroupKFold(5)
 print(cross_val_score(RandomForestClassifier(), X, y, cv=cv, groups=visits["patient_id"]).mean())
 ```
 
+## Fix safety
+No fix: choosing the group column for `GroupKFold` / `GroupShuffleSplit` is a guess the
+analysis cannot make safely, and it changes every fold.
+
 ## Known limitations
 The entity must be named like one (`patient_id`, `SUBJECT_ID`, `UserID`, ...); a repeated
 category (`neighborhood`, `product_type`, `device_model`) is not an entity. Words that

@@ -50,6 +50,14 @@ model = LogisticRegression().fit(scaler.transform(X_train), y_train)
 print(model.score(scaler.transform(X_test), y_test))
 ```
 
+## Fix safety
+`step.fit_transform(X_test)` becomes `step.transform(X_test)` when the same step was
+fitted on the training side earlier (a `step.fit(X_test)` statement goes). When both
+sides were fitted by constructors written the same way
+(`StandardScaler().fit_transform(...)` twice), the step is built once, fitted on the
+training side and applied to the held-out side. Safe: the held-out rows are transformed
+with what the training rows taught. No fix when no step was fitted on the training side.
+
 ## Known limitations
 The held-out side is known from a split in the same file, or, for rows loaded on their
 own, from a model fitted on other rows that is then scored on them (`.score`, or a

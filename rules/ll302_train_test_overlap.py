@@ -48,6 +48,11 @@ model = RandomForestClassifier(random_state=0).fit(X_train, y_train)
 print(model.score(X_test, y_test))
 ```
 
+## Fix safety
+The fit moves after the `train_test_split`, on the training side of the rows it used
+(`model.fit(X, y)` becomes `model.fit(X_train, y_train)`). Unsafe: the model learns
+from fewer rows, and later code that used it as a final model now gets this one.
+
 ## Known limitations
 The evaluation must use the fitted object (`score`, `predict`, `predict_proba`,
 `decision_function`) in this file or in a helper of the project's own modules that it
@@ -93,7 +98,7 @@ def check(ctx):
                     (split.span, f"{evaluation.data} comes from the split at {ctx.where(split.span)}"),
                 )
                 procedure = evaluated_procedure(ctx.facts, event, evaluation, split)
-                hits[fit_id] = learn_hit(event, message, related, procedure, ctx)
+                hits[fit_id] = learn_hit(event, message, related, procedure, ctx, {"split": split_id})
     return list(hits.values()) + _resubstitution(ctx, set(hits))
 
 

@@ -48,6 +48,10 @@ search.fit(X_train, y_train)
 print(search.best_params_, search.score(X_test, y_test))
 ```
 
+## Fix safety
+No fix: which candidate to keep, and how to tune it without the test rows (a search
+with its own cross-validation, a validation split), are the user's decisions.
+
 ## Known limitations
 A choice made by reading a printed table or a plot is not visible in the code. A
 selection on a validation split is accepted when another held-out split is scored

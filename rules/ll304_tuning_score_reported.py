@@ -45,6 +45,12 @@ search = GridSearchCV(SVC(), {"C": [0.1, 1, 10, 100], "gamma": [1e-4, 1e-3, 1e-2
 print("accuracy:", cross_val_score(search, X, y, cv=5).mean())
 ```
 
+## Fix safety
+`search.best_score_` becomes `cross_val_score(search, X, y, cv=...).mean()`: the
+search's own rows, cross-validated around the whole search (nested cross-validation),
+with its literal `cv` and `scoring`. Unsafe: it runs the search once per outer fold,
+which can take long. Optuna's `best_value` gets no fix.
+
 ## Known limitations
 Any score of a model fitted after the search (or of any search's model) on rows disjoint
 from the search's rows counts as the honest evaluation. A search over a single setting
@@ -106,7 +112,7 @@ def check(ctx):
             # the search's estimator (a Pipeline's last step) and the cv and scoring it was built with
             procedure = {"search": search, "origins": {"split": built, "metric": built}}
             procedure = combined(procedure, model_pieces(event))
-        hits.append(Hit(report.span, message, related, procedure))
+        hits.append(Hit(report.span, message, related, procedure, {"search": event.id}))
     return hits
 
 

@@ -53,6 +53,13 @@ model.fit(X_fit, y_fit, eval_set=[(X_val, y_val)], callbacks=[lgb.early_stopping
 print(roc_auc_score(y_test, model.predict_proba(X_test)[:, 1]))
 ```
 
+## Fix safety
+A validation part of the training side (`train_test_split(X_train, y_train,
+test_size=0.2)`) is split off after the split that made it; the model is fitted on the
+rest and stops on the validation part, and the test rows only score it. Unsafe: the
+model trains on fewer rows. No fix when the sides do not come from a
+`train_test_split` in the same block.
+
 ## Known limitations
 The scored model must be the fitted object itself, or a best checkpoint reloaded with
 `load_model(...)` / `model.load_weights(...)`; until it is reloaded, the model in memory is
@@ -108,7 +115,7 @@ def check(ctx):
         )
         related = tuple((e.span, f"the model is scored on {e.data} here") for e in scored)
         procedure = combined(combined(_procedure(event, watched, facts), model_pieces(event)), metric_pieces(ev))
-        hits.append(Hit(event.reported, message, related, procedure))
+        hits.append(Hit(event.reported, message, related, procedure, {"learn": event.id, "watched": watched}))
     return hits
 
 

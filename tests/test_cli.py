@@ -44,8 +44,9 @@ def test_concise_output_and_exit_one(project):
     assert proc.returncode == 1, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("b_leaky.py:9:5: LL101 StandardScaler is fitted on X")
-    assert lines[1].startswith("b_leaky.py:10:5: LL102 SelectKBest is fitted on X")
-    assert lines[-1] == "Found 2 leaks in 1 file."
+    assert lines[1].startswith("b_leaky.py:10:5: LL102 [*] SelectKBest is fitted on X")  # [*]: --fix fixes it
+    assert lines[-2] == "Found 2 leaks in 1 file."
+    assert lines[-1] == "[*] 1 fixable with the `--fix` option."
     assert proc.stderr == ""
 
 
@@ -141,7 +142,7 @@ def test_unparsable_file_reported_not_fatal(project):
     assert proc.returncode == 1
     assert "c_broken.py:1:1: LL000 syntax error" in proc.stdout
     assert "b_leaky.py:9:5: LL101" in proc.stdout
-    assert proc.stdout.splitlines()[-1] == "Found 2 leaks in 1 file. 1 file had lines or cells skipped (LL000)."
+    assert proc.stdout.splitlines()[-2] == "Found 2 leaks in 1 file. 1 file had lines or cells skipped (LL000)."
 
 
 def test_json_carries_each_rules_severity(project):

@@ -135,7 +135,7 @@ def test_extend_classes_flags_a_team_scaler_end_to_end(tmp_path):
     """)
     proc = leaklint("model.py", cwd=tmp_path)
     assert proc.returncode == 1
-    assert proc.stdout.startswith("model.py:8:5: LL101 RobustZ is fitted on X (all rows) before the rows are split")
+    assert proc.stdout.startswith("model.py:8:5: LL101 [*] RobustZ is fitted on X (all rows) before the rows are split")
 
 
 def test_time_functions_make_a_loader_time_ordered(tmp_path):
@@ -297,7 +297,7 @@ def test_output_file_and_statistics(project):
     report = (project / "reports" / "leaks.txt").read_text()
     assert report.startswith("src/train.py:9:5: LL101")
     assert "    1  LL101  preprocessing-before-split\n    1  LL102  selection-before-split\n" in report
-    assert report.endswith("Found 2 leaks in 1 file.\n")
+    assert report.endswith("Found 2 leaks in 1 file.\n[*] 1 fixable with the `--fix` option.\n")
 
 
 def test_statistics_with_a_machine_format_go_to_stderr(project):
@@ -310,7 +310,7 @@ def test_stdin_filename_uses_that_files_settings(project):
     pyproject(project, '[tool.leaklint.per-file-ignores]\n"src/*" = ["LL101"]\n')
     proc = leaklint("--stdin-filename", "src/new.py", "-", cwd=project, stdin=LEAKY)
     assert proc.returncode == 1
-    assert [line.split()[1] for line in proc.stdout.splitlines()[:-1]] == ["LL102"]
+    assert [line.split()[1] for line in proc.stdout.splitlines()[:-2]] == ["LL102"]
     assert proc.stdout.startswith("src/new.py:10:5: LL102")
 
 

@@ -266,13 +266,13 @@ def cross_cell(tmp_path):
 def test_cross_cell_leak_concise(cross_cell):
     proc = leaklint("nb.ipynb", cwd=cross_cell)
     assert proc.returncode == 1, proc.stderr
-    assert proc.stdout.startswith("nb.ipynb:cell 4:2:5: LL101 StandardScaler is fitted on X (all rows) before the rows"
+    assert proc.stdout.startswith("nb.ipynb:cell 4:2:5: LL101 [*] StandardScaler is fitted on X (all rows) before the rows"
                                   " are cross-validated by cross_val_score at cell 7, line 1")
 
 
 def test_cross_cell_leak_full(cross_cell):
     out = leaklint("--output-format", "full", "nb.ipynb", cwd=cross_cell).stdout
-    assert out.startswith("nb.ipynb:cell 4:2:5: LL101 [preprocessing-before-split]")
+    assert out.startswith("nb.ipynb:cell 4:2:5: LL101 [*] [preprocessing-before-split]")
     assert "  --> nb.ipynb:cell 7:1:7: X is cross-validated by cross_val_score at cell 7, line 1" in out
 
 

@@ -10,6 +10,9 @@ FORMATS = {
 }
 
 
-def render(output_format: str, findings: list, base: str) -> str:
-    """``findings`` are sorted; ``base`` is the directory SARIF URIs are relative to."""
+def render(output_format: str, findings: list, base: str, unsafe: bool = False) -> str:
+    """``findings`` are sorted; ``base`` is the directory SARIF URIs are relative to;
+    ``unsafe``: unsafe fixes count as applicable ([*] in the text formats)."""
+    if output_format in ("concise", "full"):
+        return FORMATS[output_format](findings, base, unsafe)
     return FORMATS[output_format](findings, base)

@@ -28,6 +28,27 @@ def finding_to_dict(f) -> dict:
             }
             for r in f.related
         ],
+        "fix": fix_to_dict(f.fix),
+    }
+
+
+def fix_to_dict(fix):
+    """ruff's shape: ``{applicability, message, edits: [{content, location, end_location}]}``
+    with each edit's ``cell`` (None for a .py file)."""
+    if fix is None:
+        return None
+    return {
+        "applicability": fix.applicability,
+        "message": fix.message,
+        "edits": [
+            {
+                "content": e.content,
+                "location": {"row": e.row, "column": e.column},
+                "end_location": {"row": e.end_row, "column": e.end_column},
+                "cell": e.cell,
+            }
+            for e in fix.edits
+        ],
     }
 
 

@@ -67,6 +67,19 @@ def _physical(path: str, base: str, location) -> dict:
     return {"artifactLocation": {"uri": _uri(path, base)}, "region": _region(path, location)}
 
 
+def _fix(f, base) -> dict:
+    """A SARIF fix: the edits as replacements in the file as stored (a notebook's JSON)."""
+    replacements = []
+    for e in f.fix.physical:
+        region = {"startLine": e.row, "startColumn": e.column, "endLine": e.end_row, "endColumn": e.end_column}
+        replacements.append({"deletedRegion": region, "insertedContent": {"text": e.content}})
+    return {
+        "description": {"text": f.fix.message},
+        "artifactChanges": [{"artifactLocation": {"uri": _uri(f.path, base)}, "replacements": replacements}],
+        "properties": {"applicability": f.fix.applicability},
+    }
+
+
 def render(findings, base) -> str:
     descriptors = [_descriptor(r.code, r.name, r.summary, r.doc, r.help, r.severity) for r in all_rules()]
     descriptors.append(_descriptor(_LL000["id"], _LL000["name"], _LL000["short"], _LL000["doc"], _LL000["help"], "warning"))
@@ -83,6 +96,8 @@ def render(findings, base) -> str:
         if f.location.cell is not None:
             result["properties"] = {"notebookCell": f.location.cell, "cellLine": f.location.line,
                                     "cellColumn": f.location.column}
+        if f.fix is not None and f.fix.physical:
+            result["fixes"] = [_fix(f, base)]
         if f.related:
             result["relatedLocations"] = [
                 {
@@ -112,7 +127,7 @@ def render(findings, base) -> str:
         for result in results:
             for loc in [l["physicalLocation"] for l in result["locations"]] + [
                 l["physicalLocation"] for l in result.get("relatedLocations", [])
-            ]:
+            ] + [change for fix in result.get("fixes", []) for change in fix["artifactChanges"]]:
                 if not loc["artifactLocation"]["uri"].startswith("file:"):
                     loc["artifactLocation"]["uriBaseId"] = "%SRCROOT%"
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}

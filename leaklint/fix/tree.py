@@ -1,0 +1,187 @@
+"""The syntax a fix is planned on: nodes by position, their statements and blocks, and
+where a name is read or written. Built with ``ast`` only for files that have findings."""
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from typing import Optional
+
+from ..findings import Op
+
+_SNAKE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+class NoFix(Exception):
+    """The code is not in a shape the fix can rewrite without changing its meaning."""
+
+
+class FixError(Exception):
+    """Planned ops could not be written (the code is not where the plan said it was)."""
+
+
+class Tree:
+    def __init__(self, tree: ast.Module, text: str):
+        self.tree = tree
+        self.text = text
+        self.lines = text.split("\n")
+        self.parent: dict = {}
+        self.calls: dict = {}
+        self.names = defaultdict(list)
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parent[child] = node
+            if isinstance(node, ast.Call):
+                self.calls[(node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)] = node
+            elif isinstance(node, ast.Name):
+                self.names[node.id].append(node)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.names[node.name].append(node)
+            elif isinstance(node, ast.alias):
+                self.names[(node.asname or node.name).split(".")[0]].append(node)
+
+    # ------------------------------------------------------------ nodes and text
+    def call(self, span) -> ast.Call:
+        node = self.calls.get((span.line, span.column, span.end_line, span.end_column))
+        if node is None or getattr(span, "path", None) is not None:
+            raise NoFix
+        return node
+
+    def source(self, node) -> str:
+        segment = ast.get_source_segment(self.text, node)
+        if segment is None:
+            raise NoFix
+        return segment
+
+    def _char(self, line: int, offset: int) -> int:
+        text = self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
+        return offset if text.isascii() else len(text.encode("utf-8")[:offset].decode("utf-8", "ignore"))
+
+    def op(self, kind: str, node, code: str = "") -> Op:
+        return Op(kind, node.lineno, self._char(node.lineno, node.col_offset),
+                  node.end_lineno, self._char(node.end_lineno, node.end_col_offset), code)
+
+    def replace(self, node, code: str) -> Op:
+        return self.op("replace", node, code)
+
+    def statement(self, node) -> ast.stmt:
+        while not isinstance(node, ast.stmt):
+            node = self.parent.get(node)
+            if node is None:
+                raise NoFix
+        return node
+
+    def block(self, stmt) -> tuple:
+        """The statement list holding ``stmt`` and its index there."""
+        owner = self.parent.get(stmt)
+        for name in ("body", "orelse", "finalbody"):
+            items = getattr(owner, name, None)
+            if isinstance(items, list) and any(item is stmt for item in items):
+                return items, next(i for i, item in enumerate(items) if item is stmt)
+        raise NoFix
+
+    def assigned(self, node) -> ast.Assign:
+        """The statement ``target = node`` (one target), else NoFix."""
+        stmt = self.parent.get(node)
+        if not isinstance(stmt, ast.Assign) or stmt.value is not node or len(stmt.targets) != 1:
+            raise NoFix
+        if not self.alone(stmt):
+            raise NoFix
+        return stmt
+
+    def alone(self, stmt) -> bool:
+        """The statement has its lines to itself (no ``a = 1; b = 2``)."""
+        items, index = self.block(stmt)
+        owner = self.parent.get(stmt)
+        if not isinstance(owner, ast.Module) and getattr(owner, "lineno", 0) == stmt.lineno:
+            return False  # ``if 1: x = f()`` (IPython's %time, neutralised) or a one-line suite
+        before = items[index - 1] if index else None
+        after = items[index + 1] if index + 1 < len(items) else None
+        return (before is None or before.end_lineno < stmt.lineno) and (after is None or after.lineno > stmt.end_lineno)
+
+    # ------------------------------------------------------------ names
+    def loads(self, name: str, after: int = 0, before: Optional[int] = None, skip=()) -> list:
+        """Reads of ``name`` on lines in (after, before), outside the nodes in ``skip``."""
+        skipped = {id(node) for node in skip}
+        out = []
+        for node in self.names.get(name, ()):
+            if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load) or id(node) in skipped:
+                continue
+            if node.lineno > after and (before is None or node.lineno < before):
+                out.append(node)
+        return out
+
+    def written(self, name: str, after: int, before: Optional[int] = None) -> bool:
+        """``name`` is bound, deleted or changed in place on lines in (after, before)."""
+        for node in self.names.get(name, ()):
+            line = getattr(node, "lineno", 0)
+            if line <= after or (before is not None and line >= before):
+                continue
+            if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+                return True
+            if self._mutated(node):
+                return True
+        return False
+
+    def _mutated(self, name: ast.Name) -> bool:
+        node, parent = name, self.parent.get(name)
+        while isinstance(parent, (ast.Subscript, ast.Attribute)) and parent.value is node:
+            if isinstance(parent.ctx, (ast.Store, ast.Del)):
+                return True
+            node, parent = parent, self.parent.get(parent)
+        if isinstance(parent, ast.AugAssign) and parent.target is node:
+            return True
+        if isinstance(parent, ast.Call) and node is parent.func and isinstance(node, ast.Attribute):
+            return any(k.arg == "inplace" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                       for k in parent.keywords)
+        return False
+
+    def names_in(self, node) -> set:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+    def steady(self, node, after: int, before: int) -> None:
+        """NoFix unless every name ``node`` reads keeps its value on lines in (after, before)."""
+        if any(self.written(name, after, before) for name in self.names_in(node)):
+            raise NoFix
+
+    def fresh(self, wanted: str) -> str:
+        name, n = wanted, 2
+        while name in self.names:
+            name, n = f"{wanted}_{n}", n + 1
+        return name
+
+    def imported_from(self, name: str) -> Optional[str]:
+        """The module ``from module import name`` binds ``name`` from (None: not bound so)."""
+        for node in self.names.get(name, ()):
+            if isinstance(node, ast.alias):
+                owner = self.parent.get(node)
+                if isinstance(owner, ast.ImportFrom) and owner.module and not owner.level:
+                    return owner.module
+        return None
+
+    def bound(self, name: str) -> bool:
+        return name in self.names
+
+
+def snake(class_name: str) -> str:
+    """``StandardScaler`` -> ``standard_scaler``, ``SMOTE`` -> ``smote``."""
+    return _SNAKE.sub("_", class_name).lower()
+
+
+def call_name(call: ast.Call) -> str:
+    """The last component of what is called: ``train_test_split``, ``fit``."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""
+
+
+def argument(call: ast.Call, index: int, keyword: str):
+    """The argument at ``index`` or named ``keyword`` (None when absent)."""
+    if any(isinstance(a, ast.Starred) for a in call.args[: index + 1]):
+        raise NoFix
+    if index < len(call.args):
+        return call.args[index]
+    return next((k.value for k in call.keywords if k.arg == keyword), None)
