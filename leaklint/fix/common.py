@@ -1,0 +1,60 @@
+"""What several planners read: the library's names, a fix's applicability, the
+``train_test_split`` statement and a search's constructor as the code wrote them."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .tree import NoFix, Tree, call_name
+
+SAFE, UNSAFE, DISPLAY = "safe", "unsafe", "display-only"
+CV_FUNCTIONS = {"cross_val_score", "cross_validate", "cross_val_predict", "learning_curve", "validation_curve",
+                "permutation_test_score"}
+SPLITTERS = {"KFold": 5, "StratifiedKFold": 5, "ShuffleSplit": 10, "StratifiedShuffleSplit": 10,
+             "RepeatedKFold": 5, "RepeatedStratifiedKFold": 5}
+SKLEARN_PIPELINE = "sklearn.pipeline"
+IMBLEARN_PIPELINE = "imblearn.pipeline"
+SELECTION = "sklearn.model_selection"
+
+
+
+def fact(hit, key: str):
+    """The fact the rule named; a finding of another kind (none named) gets no fix."""
+    if key not in hit.basis:
+        raise NoFix
+    return hit.basis[key]
+
+
+def inside(node, container) -> bool:
+    """``node`` lies within ``container``'s source."""
+    return container.lineno <= node.lineno <= container.end_lineno and (
+        node.lineno != container.lineno or node.col_offset >= container.col_offset)
+
+
+def split_call(split, t: Tree):
+    """The ``a_train, a_test, ... = train_test_split(a, ...)`` statement, its call and targets."""
+    return split_statement(t.call(split.span), t)
+
+
+def split_statement(call: ast.Call, t: Tree):
+    if call_name(call) != "train_test_split":
+        raise NoFix
+    stmt = t.assigned(call)
+    target = stmt.targets[0]
+    if not isinstance(target, (ast.Tuple, ast.List)) or not all(isinstance(e, ast.Name) for e in target.elts):
+        raise NoFix
+    if any(isinstance(a, ast.Starred) for a in call.args) or len(target.elts) != 2 * len(call.args):
+        raise NoFix
+    return stmt, call, [e.id for e in target.elts]
+
+
+def search_constructor(name: str, before: int, t: Tree) -> Optional[ast.Call]:
+    """``name = GridSearchCV(...)``, the one binding of ``name`` before line ``before``."""
+    stores = [n for n in t.names.get(name, ()) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)]
+    if len(stores) != 1 or stores[0].lineno >= before:
+        return None
+    stmt = t.parent.get(stores[0])
+    if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
+            and call_name(stmt.value).endswith("SearchCV")):
+        return None
+    return stmt.value

@@ -1,0 +1,240 @@
+"""Fixes of evaluation mistakes: a step refitted on the held-out rows (LL301), a model
+fitted before the split (LL302), a search's own score reported (LL304), stopping chosen
+on the test rows (LL305)."""
+from __future__ import annotations
+
+import ast
+
+from ..findings import Fix, Op
+from .common import SAFE, SELECTION, UNSAFE, fact, search_constructor, split_call, split_statement
+from .tree import NoFix, Tree, argument, call_name, snake
+
+
+# ------------------------------------------------------------ LL301: refitted on the held-out side
+def refit_fix(hit, facts, t: Tree) -> Fix:
+    event = facts.learns[fact(hit, "learn")]
+    if event.site is not None or event.kind != "fit":
+        raise NoFix
+    call = t.call(event.span)
+    method = call_name(call)
+    if not isinstance(call.func, ast.Attribute) or not call.args or method not in ("fit", "fit_transform"):
+        raise NoFix
+    recv, data = call.func.value, call.args[0]
+    out = call
+    if method == "fit":
+        attribute, outer = t.parent.get(call), t.parent.get(t.parent.get(call))
+        if isinstance(outer, ast.Call) and outer.func is attribute and call_name(outer) == "transform":
+            out, method = outer, "fit_transform"
+    trained = _trained_twin(event, call, recv, facts, t)
+    if trained is None:
+        raise NoFix
+    if isinstance(recv, ast.Name):
+        if method == "fit_transform":
+            ops = [t.replace(out, f"{recv.id}.transform({t.source(data)})")]
+        elif isinstance(t.parent.get(call), ast.Expr):
+            ops = [t.op("delete", t.parent.get(call))]
+        else:
+            ops = [t.replace(call, recv.id)]
+        return Fix(SAFE, f"Use {recv.id} as fitted on the training side: transform the held-out rows", tuple(ops))
+    if method != "fit_transform":
+        raise NoFix
+    train_stmt = t.statement(trained)
+    name = t.fresh(snake(call_name(recv)))
+    ops = [
+        t.op("before", train_stmt, f"{name} = {t.source(recv)}"),
+        t.replace(trained.func.value, name),
+        t.replace(out, f"{name}.transform({t.source(data)})"),
+    ]
+    return Fix(SAFE, f"Fit {call_name(recv)} once on the training side and transform the held-out rows with it",
+               tuple(ops))
+
+
+def _trained_twin(event, call, recv, facts, t: Tree):
+    """The latest earlier fit of the same step (the same variable, or a constructor written the
+    same way) on training rows only."""
+    best = None
+    for other in facts.learns.values():
+        if (other.kind != "fit" or other.site is not None or other.span.path is not None
+                or other.span.line >= event.span.line or not other.rows
+                or not all(r.side is not None and not r.side.held_out for r in other.rows)):
+            continue
+        try:
+            twin = t.call(other.span)
+        except NoFix:
+            continue
+        if call_name(twin) not in ("fit", "fit_transform") or not isinstance(twin.func, ast.Attribute):
+            continue
+        mine = twin.func.value
+        if isinstance(recv, ast.Name):
+            same = isinstance(mine, ast.Name) and mine.id == recv.id and not t.written(recv.id, twin.lineno, call.lineno)
+        else:
+            same = isinstance(recv, ast.Call) and isinstance(mine, ast.Call) and t.source(mine) == t.source(recv)
+            same = same and call_name(twin) == "fit_transform"
+        if same and (best is None or twin.lineno > best.lineno):
+            best = twin
+    return best
+
+
+# ------------------------------------------------------------ LL302: a model fitted before the split
+def fit_after_split_fix(hit, facts, t: Tree) -> Fix:
+    event = facts.learns[fact(hit, "learn")]
+    split = facts.splits[fact(hit, "split")]
+    if event.site is not None or event.kind != "fit":
+        raise NoFix
+    call = t.call(event.span)
+    if call_name(call) != "fit" or len(call.args) != 2 or call.keywords:
+        raise NoFix
+    fit_stmt = t.statement(call)
+    if isinstance(fit_stmt, ast.Assign) and fit_stmt.value is call and len(fit_stmt.targets) == 1 \
+            and isinstance(fit_stmt.targets[0], ast.Name):
+        model = fit_stmt.targets[0].id
+    elif isinstance(fit_stmt, ast.Expr) and fit_stmt.value is call and isinstance(call.func.value, ast.Name):
+        model = call.func.value.id
+    else:
+        raise NoFix
+    stmt, split_node, targets = split_call(split, t)
+    items, index = t.block(fit_stmt)
+    if t.block(stmt)[0] is not items or t.block(stmt)[1] <= index or not t.alone(fit_stmt):
+        raise NoFix
+    sources = [t.source(a) for a in split_node.args]
+    swaps = {}
+    for arg in call.args:
+        text = t.source(arg)
+        if text not in sources:
+            raise NoFix
+        swaps[arg] = targets[2 * sources.index(text)]
+        t.steady(arg, fit_stmt.end_lineno, stmt.lineno)
+    if t.loads(model, fit_stmt.end_lineno, stmt.lineno) or t.written(model, fit_stmt.end_lineno, stmt.lineno):
+        raise NoFix
+    moved = _spliced(fit_stmt, swaps, t)
+    ops = (t.op("delete", fit_stmt), t.op("insert", stmt, moved))
+    return Fix(UNSAFE, "Fit the model on the training side, after the split (it now learns from fewer rows)", ops)
+
+
+def _spliced(stmt, swaps: dict, t: Tree) -> str:
+    """The statement's source with some of its nodes replaced by new text."""
+    text = t.source(stmt)
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines[:-1]:
+        offsets.append(offsets[-1] + len(line) + 1)
+
+    def at(line, column):
+        row = line - stmt.lineno
+        col = t._char(line, column) - (t._char(stmt.lineno, stmt.col_offset) if row == 0 else 0)
+        return offsets[row] + col
+
+    for node, new in sorted(swaps.items(), key=lambda item: (item[0].lineno, item[0].col_offset), reverse=True):
+        text = text[: at(node.lineno, node.col_offset)] + new + text[at(node.end_lineno, node.end_col_offset):]
+    return text
+
+
+# ------------------------------------------------------------ LL304: the tuning score reported
+def nested_cv_fix(hit, facts, t: Tree) -> Fix:
+    event = facts.learns[fact(hit, "search")]
+    if event.site is not None or event.kind != "fit":
+        raise NoFix
+    fit = t.call(event.span)
+    if call_name(fit) != "fit" or not isinstance(fit.func, ast.Attribute) or not isinstance(fit.func.value, ast.Name):
+        raise NoFix
+    search_name = fit.func.value.id
+    search = search_constructor(search_name, fit.lineno, t)
+    x, y = argument(fit, 0, "X"), argument(fit, 1, "y")
+    if search is None or x is None or y is None or len(fit.args) + len(fit.keywords) != 2:
+        raise NoFix
+    score = _best_score(hit.span, search_name, t)
+    for node in (x, y, fit.func.value):
+        t.steady(node, fit.end_lineno, score.lineno)
+    settings = "".join(f", {k.arg}={t.source(k.value)}" for k in search.keywords if k.arg in ("cv", "scoring")
+                       and isinstance(k.value, ast.Constant))
+    nested = f"cross_val_score({search_name}, {t.source(x)}, {t.source(y)}{settings}).mean()"
+    if _in_fstring(score, t):  # quotes cannot nest in an f-string before Python 3.12: name it first
+        report = t.statement(score)
+        if not t.alone(report):
+            raise NoFix
+        name = t.fresh("nested_score")
+        ops = [t.op("before", report, f"{name} = {nested}"), t.replace(score, name)]
+    else:
+        ops = [t.replace(score, nested)]
+    if t.bound("cross_val_score"):
+        if t.imported_from("cross_val_score") != SELECTION:
+            raise NoFix
+    else:
+        ops.append(Op("import", code=f"{SELECTION}:cross_val_score"))
+    return Fix(UNSAFE, "Report a nested cross-validation score of the whole search (it runs the search once per fold)",
+               tuple(ops))
+
+
+def _in_fstring(node, t: Tree) -> bool:
+    while node is not None:
+        if isinstance(node, ast.JoinedStr):
+            return True
+        node = t.parent.get(node)
+    return False
+
+
+def _best_score(span, search_name: str, t: Tree):
+    for node in ast.walk(t.tree):
+        if (isinstance(node, ast.Attribute) and node.attr == "best_score_" and isinstance(node.value, ast.Name)
+                and node.value.id == search_name and isinstance(node.ctx, ast.Load)
+                and (span.line, span.column) <= (node.lineno, node.col_offset)
+                and (node.end_lineno, node.end_col_offset) <= (span.end_line, span.end_column)):
+            return node
+    raise NoFix
+
+
+# ------------------------------------------------------------ LL305: stopped on the test rows
+def validation_split_fix(hit, facts, t: Tree) -> Fix:
+    event = facts.learns[fact(hit, "learn")]
+    if event.site is not None:
+        raise NoFix
+    call = t.call(event.span)
+    if call_name(call) != "fit" or len(call.args) < 2 or not all(isinstance(a, ast.Name) for a in call.args[:2]):
+        raise NoFix
+    watch = next((k for k in call.keywords if k.arg in ("eval_set", "validation_data")), None)
+    if watch is None:
+        raise NoFix
+    x_train, y_train = call.args[0].id, call.args[1].id
+    stmt, origin, targets = _split_origin(x_train, y_train, call, t)
+    i, j = targets.index(x_train), targets.index(y_train)
+    x_test, y_test = targets[i + 1], targets[j + 1]
+    fit_stmt = t.statement(call)
+    for name in (x_train, y_train):
+        if t.written(name, stmt.end_lineno, fit_stmt.lineno):
+            raise NoFix
+    x_fit, x_val = t.fresh(_stem(x_train) + "_fit"), t.fresh(_stem(x_train) + "_val")
+    y_fit, y_val = t.fresh(_stem(y_train) + "_fit"), t.fresh(_stem(y_train) + "_val")
+    renames = {x_train: x_fit, y_train: y_fit, x_test: x_val, y_test: y_val}
+    names = [n for n in ast.walk(watch.value) if isinstance(n, ast.Name)]
+    if not any(n.id in (x_test, y_test) for n in names):
+        raise NoFix
+    seed = next((k for k in origin.keywords if k.arg == "random_state"), None)
+    settings = ", test_size=0.2" + (f", random_state={t.source(seed.value)}" if seed is not None else "")
+    func = t.source(origin.func)
+    ops = [t.op("insert", stmt, f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_train}, {y_train}{settings})"),
+           t.replace(call.args[0], x_fit), t.replace(call.args[1], y_fit)]
+    ops += [t.replace(n, renames[n.id]) for n in names if n.id in renames]
+    return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
+               "(the model now trains on fewer rows)", tuple(ops))
+
+
+def _stem(name: str) -> str:
+    return name.split("_")[0] if "_" in name else name
+
+
+def _split_origin(x_train: str, y_train: str, call, t: Tree):
+    """The train_test_split statement that made ``x_train`` and ``y_train``, in the fit's block."""
+    fit_stmt = t.statement(call)
+    items, index = t.block(fit_stmt)
+    for stmt in reversed(items[:index]):
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) \
+                and call_name(stmt.value) == "train_test_split":
+            try:
+                found = split_statement(stmt.value, t)
+            except NoFix:
+                continue
+            targets = found[2]
+            if x_train in targets[0::2] and y_train in targets[0::2]:
+                return found
+    raise NoFix
+

@@ -1,0 +1,288 @@
+"""Fixes of a step fitted on all rows (LL101-LL105): the step and the model in one
+pipeline when the rows are cross-validated, the split first when they are split."""
+from __future__ import annotations
+
+import ast
+
+from ..findings import Fix, Op
+from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, fact, inside,
+                     search_constructor, split_call)
+from .tree import NoFix, Tree, argument, call_name, snake
+
+
+class Step:
+    """A leaking step as the code wrote it: ``out = recv.fit_transform(data[, label])``."""
+
+    def __init__(self, event, t: Tree):
+        if event.site is not None or event.kind != "fit":
+            raise NoFix
+        call = t.call(event.span)
+        method = call_name(call)
+        out = call
+        if method == "fit":  # recv.fit(X[, y]).transform(X)
+            outer = t.parent.get(t.parent.get(call))
+            if not (isinstance(outer, ast.Call) and outer.func is t.parent.get(call) and call_name(outer) == "transform"
+                    and len(outer.args) == 1 and not outer.keywords and call.args
+                    and t.source(outer.args[0]) == t.source(call.args[0])):
+                raise NoFix
+            out, method = outer, "fit_transform"
+        elif method not in ("fit_transform", "fit_resample"):
+            raise NoFix
+        if not isinstance(call.func, ast.Attribute) or len(call.args) not in (1, 2) or call.keywords:
+            raise NoFix
+        self.call, self.out, self.method = call, out, method
+        self.recv = call.func.value
+        self.data = call.args[0]
+        self.label = call.args[1] if len(call.args) == 2 else None
+        self.stmt = t.assigned(out)
+        target = self.stmt.targets[0]
+        if method == "fit_resample":
+            if not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2
+                    and all(isinstance(e, ast.Name) for e in target.elts) and self.label is not None):
+                raise NoFix
+            self.outputs = [e.id for e in target.elts]
+        elif isinstance(target, ast.Name):
+            self.outputs = [target.id]
+        else:
+            raise NoFix
+        if isinstance(self.recv, ast.Call):
+            self.inline = True
+            self.step = t.source(self.recv)
+            self.class_name = call_name(self.recv)
+        elif isinstance(self.recv, ast.Name):
+            self.inline = False
+            self.step = self.recv.id
+            self.class_name = event.qualname.rsplit(".", 1)[-1]
+        else:
+            raise NoFix
+        self.sampler = method == "fit_resample"
+        self.inputs = [self.data] + ([self.label] if self.sampler else [])
+        self.t = t
+
+    def overwrites(self) -> bool:
+        """``X = scaler.fit_transform(X)``: the output takes the input's name."""
+        return any(isinstance(node, ast.Name) and node.id == name
+                   for node, name in zip(self.inputs, self.outputs))
+
+
+def step_fix(hit, facts, t: Tree) -> Fix:
+    event = facts.learns[fact(hit, "learn")]
+    split = facts.splits[fact(hit, "split")]
+    if event.kind == "stat":
+        return _hand_statistic(event, split, t)
+    step = Step(event, t)
+    splits = [facts.splits[i] for i in hit.basis.get("splits", (split.id,))]
+    if all(s.kind == "cv" for s in splits):
+        return _into_pipeline(step, splits, t)
+    if split.kind == "split" and len(splits) == 1:
+        return _split_first(step, split, t)
+    raise NoFix
+
+
+def _pipeline_import(t: Tree, sampler: bool) -> tuple:
+    """The make_pipeline to call and the Op importing it (imblearn's for a sampler)."""
+    module = IMBLEARN_PIPELINE if sampler else SKLEARN_PIPELINE
+    name = "make_pipeline"
+    if t.bound(name) and t.imported_from(name) != module:
+        name = t.fresh("make_imb_pipeline" if sampler else "make_sk_pipeline")
+        return name, Op("import", code=f"{module}:make_pipeline:{name}")
+    return name, Op("import", code=f"{module}:{name}")
+
+
+def _cv_call(split, t: Tree):
+    """(call, estimator node, X node, y node, grid keys to prefix) of a cross-validation."""
+    call = t.call(split.span)
+    name = call_name(call)
+    if name in CV_FUNCTIONS:
+        return call, argument(call, 0, "estimator"), argument(call, 1, "X"), argument(call, 2, "y"), None
+    if name == "fit" and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+        search = search_constructor(call.func.value.id, call.lineno, t)
+        if search is None:
+            raise NoFix
+        return call, argument(search, 0, "estimator"), argument(call, 0, "X"), argument(call, 1, "y"), search
+    raise NoFix
+
+
+def _grid_ops(search: ast.Call, estimator, t: Tree) -> list:
+    """The search's parameter names prefixed with the model's step name in the pipeline."""
+    grid = argument(search, 1, "param_grid")
+    if grid is None:
+        grid = argument(search, 1, "param_distributions")
+    if isinstance(grid, ast.Name):
+        stores = [n for n in t.names.get(grid.id, ()) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)]
+        owner = t.parent.get(stores[0]) if len(stores) == 1 else None
+        if not isinstance(owner, ast.Assign) or len(t.loads(grid.id)) != 1:
+            raise NoFix
+        grid = owner.value
+    grids = grid.elts if isinstance(grid, ast.List) else [grid]
+    if not isinstance(estimator, ast.Call) or not grids or not all(isinstance(g, ast.Dict) for g in grids):
+        raise NoFix
+    prefix = call_name(estimator).lower() + "__"
+    ops = []
+    for one in grids:
+        for key in one.keys:
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                raise NoFix
+            ops.append(t.replace(key, repr(prefix + key.value)))
+    return ops
+
+
+def _into_pipeline(step: Step, splits: list, t: Tree, extra_ops=(), applicability=SAFE) -> Fix:
+    """A step fitted on all rows, then cross-validated (once or more): step and model in one
+    pipeline on the raw rows, in every cross-validation that read the step's output."""
+    make, imported = _pipeline_import(t, step.sampler)
+    ops, read = [], []
+    for split in splits:
+        call, estimator, x_arg, y_arg, search = _cv_call(split, t)
+        if estimator is None or not isinstance(x_arg, ast.Name) or x_arg.id != step.outputs[0]:
+            raise NoFix
+        if step.sampler and not (isinstance(y_arg, ast.Name) and y_arg.id == step.outputs[1]):
+            raise NoFix
+        for node in step.inputs + ([step.recv] if not step.inline else []):
+            t.steady(node, step.stmt.end_lineno, call.lineno)
+        ops.append(t.replace(x_arg, t.source(step.data)))
+        read += [x_arg, y_arg]
+        if step.sampler:
+            ops.append(t.replace(y_arg, t.source(step.label)))
+        if search is not None:
+            ops += _grid_ops(search, estimator, t)
+            applicability = UNSAFE  # best_params_ now has the pipeline's parameter names
+        ops.append(t.replace(estimator, f"{make}({step.step}, {t.source(estimator)})"))
+    used_later = [n for name in step.outputs for n in t.loads(name, step.stmt.lineno - 1, skip=read)
+                  if not inside(n, step.stmt)]
+    if step.overwrites() and used_later:
+        raise NoFix  # the rows keep the step's output for later code: the raw rows are gone
+    if not used_later:
+        ops.append(t.op("delete", step.stmt))
+    ops += [imported, *extra_ops]
+    what = step.class_name
+    return Fix(applicability, f"Fit {what} inside the cross-validation: put it and the model in one pipeline",
+               tuple(ops))
+
+
+def _split_first(step: Step, split, t: Tree) -> Fix:
+    """A step fitted on all rows before train_test_split: split first, fit on the training side."""
+    stmt, call, targets = split_call(split, t)
+    items, index = t.block(step.stmt)
+    if t.block(stmt)[0] is not items or t.block(stmt)[1] <= index:
+        raise NoFix
+    positions = {t.source(a): i for i, a in enumerate(call.args)}
+    first = next((i for i, a in enumerate(call.args) if isinstance(a, ast.Name) and a.id == step.outputs[0]), None)
+    if first is None:
+        raise NoFix
+    label_at = None
+    if step.sampler:
+        label_at = next((i for i, a in enumerate(call.args) if isinstance(a, ast.Name) and a.id == step.outputs[1]), None)
+    elif step.label is not None:
+        label_at = positions.get(t.source(step.label))
+    if (step.sampler or step.label is not None) and label_at is None:
+        raise NoFix
+    # the split reads the step's output only as the rows it splits; its inputs keep their values until then
+    for name in step.outputs:
+        if any(inside(n, stmt) and n is not call.args[first] and (label_at is None or n is not call.args[label_at])
+               for n in t.loads(name, stmt.lineno - 1, stmt.end_lineno + 1)):
+            raise NoFix  # e.g. stratify= reads the step's output
+    for node in step.inputs + ([step.recv] if not step.inline else []):
+        t.steady(node, step.stmt.end_lineno, stmt.lineno)
+    train, test = targets[2 * first], targets[2 * first + 1]
+    label_train = targets[2 * label_at] if label_at is not None else None
+    ops = [t.replace(call.args[first], t.source(step.data))]
+    if step.sampler:
+        ops.append(t.replace(call.args[label_at], t.source(step.label)))
+        new = [f"{train}, {label_train} = {step.step}.fit_resample({train}, {label_train})"]
+    else:
+        name = step.step
+        new = []
+        if step.inline:
+            name = t.fresh(snake(step.class_name))
+            new.append(f"{name} = {step.step}")
+        fitted_on = train + (f", {label_train}" if label_train else "")
+        new += [f"{train} = {name}.fit_transform({fitted_on})", f"{test} = {name}.transform({test})"]
+    ops.append(t.op("insert", stmt, "\n".join(new)))
+    later = [n for name in step.outputs for n in t.loads(name, step.stmt.end_lineno, skip=call.args)]
+    applicability = SAFE
+    if step.overwrites():
+        ops.append(t.op("delete", step.stmt))
+        if later:
+            applicability = UNSAFE  # later code read the step's output under the input's name
+    elif not later:
+        ops.append(t.op("delete", step.stmt))
+    side = "training side (resampling it only)" if step.sampler else "training side, transform both sides"
+    return Fix(applicability, f"Split first, then fit {step.class_name} on the {side}", tuple(ops))
+
+
+# ------------------------------------------------------------ statistics by hand
+_SCALERS = {"zscore": ("StandardScaler", "sklearn.preprocessing"), "minmax": ("MinMaxScaler", "sklearn.preprocessing")}
+
+
+def _hand_statistic(event, split, t: Tree) -> Fix:
+    """``(X - X.mean()) / X.std()`` or a min-max by hand: statistics of the training rows only."""
+    stmt = t.statement(t.call(event.span))
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+        raise NoFix
+    form, data = _scaling_form(stmt.value, t)
+    target = stmt.targets[0].id
+    if split.kind == "cv":
+        class_name, module = _SCALERS[form]
+        step = _HandStep(stmt, data, target, f"{class_name}()", class_name, t)
+        imports = () if t.bound(class_name) else (Op("import", code=f"{module}:{class_name}"),)
+        if t.bound(class_name) and t.imported_from(class_name) != module:
+            raise NoFix
+        fix = _into_pipeline(step, [split], t, imports, UNSAFE)
+        return Fix(UNSAFE, f"Replace the statistics by hand with {class_name} fitted inside the cross-validation "
+                   "(its standard deviation divides by n, pandas' by n - 1)", fix.ops)
+    if split.kind != "split":
+        raise NoFix
+    step = _HandStep(stmt, data, target, "", "", t)
+    split_stmt, call, targets = split_call(split, t)
+    items, index = t.block(stmt)
+    if t.block(split_stmt)[0] is not items or t.block(split_stmt)[1] <= index:
+        raise NoFix
+    first = next((i for i, a in enumerate(call.args) if isinstance(a, ast.Name) and a.id == target), None)
+    if first is None or t.loads(target, stmt.end_lineno, split_stmt.lineno):
+        raise NoFix
+    t.steady(data, stmt.end_lineno, split_stmt.lineno)
+    train, test = targets[2 * first], targets[2 * first + 1]
+    low, spread = t.fresh(f"{train}_{'mean' if form == 'zscore' else 'min'}"), t.fresh(
+        f"{train}_{'std' if form == 'zscore' else 'range'}")
+    if form == "zscore":
+        stats = f"{low}, {spread} = {train}.mean(), {train}.std()"
+    else:
+        stats = f"{low}, {spread} = {train}.min(), {train}.max() - {train}.min()"
+    new = [stats, f"{train} = ({train} - {low}) / {spread}", f"{test} = ({test} - {low}) / {spread}"]
+    ops = [t.replace(call.args[first], t.source(data)), t.op("insert", split_stmt, "\n".join(new))]
+    later = t.loads(target, split_stmt.end_lineno)
+    if step.overwrites() or not later:
+        ops.append(t.op("delete", stmt))
+    applicability = UNSAFE if step.overwrites() and later else SAFE
+    return Fix(applicability, "Split first, then compute the statistics on the training side and apply them to both",
+               tuple(ops))
+
+
+class _HandStep(Step):
+    def __init__(self, stmt, data, target, step_code, class_name, t):
+        self.stmt, self.data, self.label, self.outputs = stmt, data, None, [target]
+        self.inputs, self.sampler, self.inline = [data], False, True
+        self.step, self.class_name, self.recv, self.t = step_code, class_name, None, t
+
+
+def _scaling_form(value, t: Tree) -> tuple:
+    """("zscore" | "minmax", the data node) for ``(D - D.mean()) / D.std()`` and
+    ``(D - D.min()) / (D.max() - D.min())``."""
+    def stat(node, name):
+        return (isinstance(node, ast.Call) and call_name(node) == name and not node.args and not node.keywords
+                and isinstance(node.func, ast.Attribute)) and t.source(node.func.value)
+
+    if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div) and isinstance(value.left, ast.BinOp)
+            and isinstance(value.left.op, ast.Sub)):
+        raise NoFix
+    data = value.left.left
+    text = t.source(data)
+    if stat(value.left.right, "mean") == text and stat(value.right, "std") == text:
+        return "zscore", data
+    right = value.right
+    if (stat(value.left.right, "min") == text and isinstance(right, ast.BinOp) and isinstance(right.op, ast.Sub)
+            and stat(right.left, "max") == text and stat(right.right, "min") == text):
+        return "minmax", data
+    raise NoFix
+
