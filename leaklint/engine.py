@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from .analysis import analyze
 from .analysis.facts import Span
 from .findings import Finding, Location, Related
-from .fix.plan import PLANNERS, plan
+from .fix.plan import PLANNERS, merged, plan
 from .fix.tree import Tree
 from .recover import MAX_SKIPPED_LINES, neutralise
 from .ruleset import Context, Rule
@@ -302,7 +302,11 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs, fixable) -> lis
                 known = findings[key]
                 extra = tuple(r for r in (related(span, message) for span, message in hit.related)
                               if r not in known.related)
-                findings[key] = replace(known, related=known.related + extra)
+                fix = known.fix
+                if fix is not None:  # the line's fix must correct every leak on it, or there is none
+                    syntax = syntax or Tree(tree, text)
+                    fix = merged(fix, plan(rule.code, hit, facts, syntax) if fixable else None)
+                findings[key] = replace(known, related=known.related + extra, fix=fix)
                 continue
             findings[key] = Finding(
                 path=path,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ..findings import Op
 from .tree import NoFix, Tree, call_name
 
 SAFE, UNSAFE, DISPLAY = "safe", "unsafe", "display-only"
@@ -58,3 +59,22 @@ def search_constructor(name: str, before: int, t: Tree) -> Optional[ast.Call]:
             and call_name(stmt.value).endswith("SearchCV")):
         return None
     return stmt.value
+
+
+def split_function(anchor, t: Tree) -> tuple:
+    """How to call train_test_split at ``anchor`` (a statement), and the Ops importing it:
+    as the file names it when that name is imported before there, else through its module."""
+    for name, text in (("train_test_split", "train_test_split"), ("model_selection", "model_selection.train_test_split")):
+        nodes = t.names.get(name, ())
+        aliases = [n for n in nodes if isinstance(n, ast.alias)]
+        stores = [n for n in nodes if not isinstance(n, ast.alias) and not
+                  (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))]
+        if aliases and not stores and min(n.lineno for n in aliases) < anchor.lineno \
+                and all(_imports_from(t.parent.get(n), name) for n in aliases):
+            return text, []
+    return f"{SELECTION}.train_test_split", [Op("import", code=SELECTION)]
+
+
+def _imports_from(statement, name: str) -> bool:
+    return isinstance(statement, ast.ImportFrom) and statement.module == (
+        SELECTION if name == "train_test_split" else "sklearn")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..findings import Fix, Op
-from .common import SAFE, SELECTION, UNSAFE, fact, search_constructor, split_call, split_statement
+from .common import SAFE, SELECTION, UNSAFE, fact, search_constructor, split_call, split_function
 from .tree import NoFix, Tree, argument, call_name, snake
 
 
@@ -184,7 +184,12 @@ def _best_score(span, search_name: str, t: Tree):
 
 
 # ------------------------------------------------------------ LL305: stopped on the test rows
+SCORED = frozenset({"score", "predict", "predict_proba", "decision_function", "evaluate"})
+
+
 def validation_split_fix(hit, facts, t: Tree) -> Fix:
+    """A validation part split off the fit's own rows, right before the fit: the model stops
+    on it, and the test rows only score it."""
     event = facts.learns[fact(hit, "learn")]
     if event.site is not None:
         raise NoFix
@@ -195,46 +200,51 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     if watch is None:
         raise NoFix
     x_train, y_train = call.args[0].id, call.args[1].id
-    stmt, origin, targets = _split_origin(x_train, y_train, call, t)
-    i, j = targets.index(x_train), targets.index(y_train)
-    x_test, y_test = targets[i + 1], targets[j + 1]
+    pairs = [p for p in ast.walk(watch.value) if isinstance(p, ast.Tuple) and len(p.elts) == 2
+             and all(isinstance(e, ast.Name) for e in p.elts) and p.elts[0].id != x_train]
+    if len(pairs) != 1:
+        raise NoFix
     fit_stmt = t.statement(call)
-    for name in (x_train, y_train):
-        if t.written(name, stmt.end_lineno, fit_stmt.lineno):
-            raise NoFix
+    if not t.alone(fit_stmt) or _scored_later(x_train, fit_stmt, t):
+        raise NoFix
     x_fit, x_val = t.fresh(_stem(x_train) + "_fit"), t.fresh(_stem(x_train) + "_val")
     y_fit, y_val = t.fresh(_stem(y_train) + "_fit"), t.fresh(_stem(y_train) + "_val")
-    renames = {x_train: x_fit, y_train: y_fit, x_test: x_val, y_test: y_val}
-    names = [n for n in ast.walk(watch.value) if isinstance(n, ast.Name)]
-    if not any(n.id in (x_test, y_test) for n in names):
-        raise NoFix
-    seed = next((k for k in origin.keywords if k.arg == "random_state"), None)
-    settings = ", test_size=0.2" + (f", random_state={t.source(seed.value)}" if seed is not None else "")
-    func = t.source(origin.func)
-    ops = [t.op("insert", stmt, f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_train}, {y_train}{settings})"),
-           t.replace(call.args[0], x_fit), t.replace(call.args[1], y_fit)]
-    ops += [t.replace(n, renames[n.id]) for n in names if n.id in renames]
+    seed = _seed(pairs[0].elts[0].id, call, t)
+    func, imports = split_function(fit_stmt, t)
+    draw = f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_train}, {y_train}, test_size=0.2, random_state={seed})"
+    ops = [t.op("before", fit_stmt, draw), t.replace(call.args[0], x_fit), t.replace(call.args[1], y_fit),
+           t.replace(pairs[0].elts[0], x_val), t.replace(pairs[0].elts[1], y_val), *imports]
+    ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in ast.walk(watch.value)
+            if isinstance(n, ast.Name) and n.id in (x_train, y_train)]
     return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
                "(the model now trains on fewer rows)", tuple(ops))
+
+
+def _scored_later(rows: str, fit_stmt, t: Tree) -> bool:
+    """The fit's rows are predicted or scored after it (a training score): they would then
+    hold the validation part the model no longer trained on."""
+    for node in t.loads(rows, fit_stmt.end_lineno):
+        parent = t.parent.get(node)
+        if isinstance(parent, ast.Call) and node in parent.args and call_name(parent) in SCORED:
+            return True
+    return False
 
 
 def _stem(name: str) -> str:
     return name.split("_")[0] if "_" in name else name
 
 
-def _split_origin(x_train: str, y_train: str, call, t: Tree):
-    """The train_test_split statement that made ``x_train`` and ``y_train``, in the fit's block."""
-    fit_stmt = t.statement(call)
-    items, index = t.block(fit_stmt)
-    for stmt in reversed(items[:index]):
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) \
-                and call_name(stmt.value) == "train_test_split":
-            try:
-                found = split_statement(stmt.value, t)
-            except NoFix:
-                continue
-            targets = found[2]
-            if x_train in targets[0::2] and y_train in targets[0::2]:
-                return found
-    raise NoFix
+def _seed(test_name: str, call, t: Tree) -> str:
+    """The random_state of the split that made the watched rows, else 0."""
+    for node in t.names.get(test_name, ()):
+        owner = t.parent.get(node)
+        while isinstance(owner, (ast.Tuple, ast.List)):
+            owner = t.parent.get(owner)
+        if isinstance(owner, ast.Assign) and isinstance(owner.value, ast.Call) and owner.lineno < call.lineno \
+                and call_name(owner.value) == "train_test_split":
+            seed = next((k.value for k in owner.value.keywords if k.arg == "random_state"), None)
+            if isinstance(seed, ast.Constant) and isinstance(seed.value, int):
+                return str(seed.value)
+    return "0"
+
 

@@ -6,6 +6,7 @@ the code after it marks the fix unsafe; one that cannot rewrite gives no fix.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional
 
 from ..findings import Fix
@@ -13,6 +14,16 @@ from .evaluation import fit_after_split_fix, nested_cv_fix, refit_fix, validatio
 from .steps import step_fix
 from .timing import look_ahead_fix, time_split_fix
 from .tree import NoFix, Tree
+
+
+def merged(first: Fix, second: Optional[Fix]) -> Optional[Fix]:
+    """One fix for two leaks reported on one line (a mean and a std): both sets of ops, or
+    none when either leak has no fix."""
+    if second is None:
+        return None
+    ops = first.ops + tuple(op for op in second.ops if op not in first.ops)
+    unsafe = "unsafe" in (first.applicability, second.applicability)
+    return replace(first, applicability="unsafe" if unsafe else first.applicability, ops=ops)
 
 
 def plan(code: str, hit, facts, tree: Tree) -> Optional[Fix]:

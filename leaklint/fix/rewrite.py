@@ -29,8 +29,9 @@ def rewrite(text: str, ops) -> str:
     context = CodemodContext()
     for op in ops:
         parts = op.code.split(":")
-        if op.kind == "import":
-            AddImportsVisitor.add_needed_import(context, parts[0], parts[1], parts[2] if len(parts) > 2 else None)
+        if op.kind == "import":  # module:name[:asname], or a module alone
+            AddImportsVisitor.add_needed_import(context, parts[0], parts[1] if len(parts) > 1 else None,
+                                                parts[2] if len(parts) > 2 else None)
     if any(op.kind == "import" for op in ops):
         module = AddImportsVisitor(context).transform_module(module)
     removals = [op.code.split(":") for op in ops if op.kind == "unimport"]
@@ -90,6 +91,8 @@ class _Apply(cst.CSTTransformer):
                 else:
                     updated = _keyword(updated, op.code)
         result = super().on_leave(original, updated)
+        if isinstance(original, cst.BaseCompoundStatement):
+            result = self._statement_ops(self._take(original, ("delete", "insert", "before")), result)
         lines = self.receivers.pop(id(original), None)
         if lines:
             result = self._lead(result, lines)
@@ -107,7 +110,10 @@ class _Apply(cst.CSTTransformer):
     def leave_SimpleStatementLine(self, original, updated):
         if len(original.body) != 1:
             return updated
-        ops = self._take(original.body[0], ("delete", "insert", "before"))
+        return self._statement_ops(self._take(original.body[0], ("delete", "insert", "before")), updated)
+
+    def _statement_ops(self, ops, updated):
+        """A statement deleted, or statements inserted before or after it."""
         if not ops:
             return updated
         if any(op.kind == "delete" for op in ops):

@@ -7,6 +7,7 @@ import ast
 from ..findings import Fix, Op
 from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, fact, inside,
                      search_constructor, split_call)
+from .rows import Draw
 from .tree import NoFix, Tree, argument, call_name, snake
 
 
@@ -66,17 +67,53 @@ class Step:
 
 
 def step_fix(hit, facts, t: Tree) -> Fix:
+    """The pipeline (cross-validated rows) or the split first (split rows); where the code
+    cannot be reordered, the step learns from the split's training rows drawn early."""
     event = facts.learns[fact(hit, "learn")]
     split = facts.splits[fact(hit, "split")]
-    if event.kind == "stat":
-        return _hand_statistic(event, split, t)
-    step = Step(event, t)
     splits = [facts.splits[i] for i in hit.basis.get("splits", (split.id,))]
-    if all(s.kind == "cv" for s in splits):
-        return _into_pipeline(step, splits, t)
-    if split.kind == "split" and len(splits) == 1:
-        return _split_first(step, split, t)
-    raise NoFix
+    try:
+        if event.kind == "stat":
+            return _hand_statistic(event, split, t)
+        step = Step(event, t)
+        if all(s.kind == "cv" for s in splits):
+            return _into_pipeline(step, splits, t)
+        # a later cross-validation of the training side stays clean for a step that reads no labels
+        rest_clean = all(s.kind == "cv" for s in splits[1:]) and step.label is None
+        if split.kind == "split" and (len(splits) == 1 or rest_clean):
+            return _split_first(step, split, t)
+        raise NoFix
+    except NoFix:
+        # later cross-validations of the first split's training side are clean once the step
+        # learns from that side only
+        if event.site is not None or split.kind != "split" or any(s.kind != "cv" for s in splits[1:]):
+            raise
+        return _drawn_early(event, split, t)
+
+
+def _drawn_early(event, split, t: Tree) -> Fix:
+    """The step (or statistic) learns from the rows the split will train on, drawn here."""
+    call = t.call(event.span)
+    if event.kind == "group-stat":
+        return _group_statistic(call, split, t)
+    if event.kind == "stat":
+        root = call.func.value if isinstance(call.func, ast.Attribute) else None
+        while isinstance(root, (ast.Subscript, ast.Attribute)):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            raise NoFix
+        draw = Draw(split, t.statement(call), t)
+        ops, picked = draw.rows([root.id])
+        return draw.fix(ops + [t.replace(root, picked[0])], f"the {event.qualname} of {event.data}")
+    method = call_name(call)
+    if (method not in ("fit", "fit_transform") or not isinstance(call.func, ast.Attribute) or call.keywords
+            or not 1 <= len(call.args) <= 2 or not all(isinstance(a, ast.Name) for a in call.args)):
+        raise NoFix
+    draw = Draw(split, t.statement(call), t)
+    ops, picked = draw.rows([a.id for a in call.args])
+    fitted = f"{t.source(call.func.value)}.fit({', '.join(picked)})"
+    new = f"{fitted}.transform({call.args[0].id})" if method == "fit_transform" else fitted
+    return draw.fix(ops + [t.replace(call, new)], event.qualname.rsplit(".", 1)[-1])
 
 
 def _pipeline_import(t: Tree, sampler: bool) -> tuple:
@@ -209,6 +246,32 @@ def _split_first(step: Step, split, t: Tree) -> Fix:
         ops.append(t.op("delete", step.stmt))
     side = "training side (resampling it only)" if step.sampler else "training side, transform both sides"
     return Fix(applicability, f"Split first, then fit {step.class_name} on the {side}", tuple(ops))
+
+
+GROUP_STATISTICS = frozenset({"mean", "median", "sum", "std", "var", "min", "max", "count", "nunique"})
+
+
+def _group_statistic(call, split, t: Tree) -> Fix:
+    """``df.groupby(key)[col].transform("mean")``: each row gets its group's statistic over
+    the split's training rows (``df[key].map(...)``); a group only held out gets NaN."""
+    grouped = call.func.value if isinstance(call.func, ast.Attribute) and call.func.attr == "transform" else None
+    if not (isinstance(grouped, ast.Subscript) and isinstance(grouped.value, ast.Call)
+            and call_name(grouped.value) == "groupby" and isinstance(grouped.value.func, ast.Attribute)):
+        raise NoFix
+    groupby = grouped.value
+    data = groupby.func.value
+    keys = groupby.args[0] if len(groupby.args) == 1 and not groupby.keywords else None
+    if isinstance(keys, ast.List) and len(keys.elts) == 1:
+        keys = keys.elts[0]
+    agg = call.args[0] if len(call.args) == 1 and not call.keywords else None
+    if not (isinstance(data, ast.Name) and isinstance(keys, ast.Constant) and isinstance(keys.value, str)
+            and isinstance(agg, ast.Constant) and agg.value in GROUP_STATISTICS):
+        raise NoFix
+    draw = Draw(split, t.statement(call), t)
+    ops, picked = draw.rows([data.id])
+    key, column = repr(keys.value), t.source(grouped.slice)
+    new = f"{data.id}[{key}].map({picked[0]}.groupby({key})[{column}].{agg.value}())"
+    return draw.fix(ops + [t.replace(call, new)], f"the {agg.value} of {column} per {keys.value}")
 
 
 # ------------------------------------------------------------ statistics by hand

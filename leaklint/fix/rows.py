@@ -1,0 +1,149 @@
+"""The training rows of a later ``train_test_split``, drawn where a step learns.
+
+When the code between a step and its split cannot be reordered (the output is wrapped,
+displayed, renamed, overwritten and read again), the step can still learn from the
+right rows: the same ``train_test_split`` call, with the same options, drawn on the
+same number of rows, picks the same training rows. The step is then fitted on those
+rows and applied to all of them, and every later line runs unchanged. That holds only
+while no row is dropped, added or reordered before the split, which the code between
+is checked for; the fix is unsafe all the same (an array rebuilt by hand can reorder).
+"""
+from __future__ import annotations
+
+import ast
+
+from ..findings import Fix
+from .common import UNSAFE, split_function
+from .tree import NoFix, Tree, call_name
+
+# Calls that drop, add or reorder rows: between the step and the split, any of them
+# means the same draw would not pick the same rows.
+ROW_CHANGES = frozenset({
+    "dropna", "drop_duplicates", "query", "sample", "merge", "join", "concat", "append", "explode", "head", "tail",
+    "fit_resample", "sort_values", "sort_index", "shuffle", "resample", "pivot", "pivot_table", "melt",
+    "stack", "unstack", "vstack", "hstack", "r_", "set_index", "reindex", "nlargest", "nsmallest", "take",
+    "train_test_split", "read_csv", "read_excel", "read_parquet", "load",
+})
+OPTIONS = frozenset({"random_state", "test_size", "train_size", "shuffle", "stratify"})
+
+
+class Draw:
+    """The later split as a call that can be repeated where the step learns."""
+
+    def __init__(self, split, site, t: Tree):
+        call = t.call(split.span)
+        if call_name(call) != "train_test_split" or any(k.arg not in OPTIONS for k in call.keywords):
+            raise NoFix
+        seed = next((k.value for k in call.keywords if k.arg == "random_state"), None)
+        if not (isinstance(seed, ast.Constant) and isinstance(seed.value, int)):
+            raise NoFix  # an unseeded split draws other rows each time
+        split_stmt = t.statement(call)
+        items, split_index = t.block(split_stmt)
+        anchor = site
+        while True:  # the statement holding the site, in the split's block
+            try:
+                if t.block(anchor)[0] is items:
+                    break
+            except NoFix:
+                pass
+            anchor = t.parent.get(anchor)
+            if anchor is None:
+                raise NoFix
+        index = t.block(anchor)[1]
+        if index >= split_index:
+            raise NoFix
+        for stmt in items[index:split_index]:
+            if _changes_rows(stmt):
+                raise NoFix
+        for keyword in call.keywords:  # its options mean the same where the step learns
+            for name in t.names_in(keyword.value):
+                if t.written(name, anchor.lineno - 1, split_stmt.lineno) or not t.written(name, 0, anchor.lineno):
+                    raise NoFix
+        self.call, self.anchor, self.t = call, anchor, t
+        self.options = "".join(f", {k.arg}={t.source(k.value)}" for k in call.keywords)
+        self.func, self.imports = split_function(anchor, t)
+        self.line = split_stmt.lineno
+
+    def rows(self, names: list) -> tuple:
+        """(Ops, names of the training rows of each of ``names``): a statement before the
+        step drawing them, or the one an earlier fix wrote there."""
+        t = self.t
+        draw = f"{self.func}({', '.join(names)}{self.options})"
+        existing = self._existing(draw)
+        if existing is not None:
+            return [], existing
+        picked = [t.fresh(f"{name}_train_rows") for name in names]
+        targets = ", ".join(f"{p}, _" for p in picked)
+        return [t.op("before", self.anchor, f"{targets} = {draw}"), *self.imports], picked
+
+    def _existing(self, draw: str):
+        items, index = self.t.block(self.anchor)
+        for stmt in reversed(items[:index]):
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and self.t.source(stmt.value) == draw:
+                target = stmt.targets[0]
+                if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+                    return [e.id for e in target.elts[0::2]]
+            if _changes_rows(stmt):
+                return None
+        return None
+
+    def fix(self, ops: list, what: str) -> Fix:
+        return Fix(UNSAFE, f"Fit {what} on the rows the split at line {self.line} trains on, drawn the same way here "
+                   "(assumes no row is dropped, added or reordered before that split)", tuple(ops))
+
+
+def _changes_rows(stmt) -> bool:
+    """The statement (or one inside it) rebinds or edits a table through a call or selection
+    that drops, adds or reorders rows: only the chain the result comes from counts, not the
+    arguments (``df["k"].map(rows.groupby("k").mean())`` keeps df's rows)."""
+    for node in ast.walk(stmt):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            if _chain_changes_rows(node.value):
+                return True
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            inplace = any(k.arg == "inplace" for k in node.value.keywords)
+            if inplace and _chain_changes_rows(node.value):
+                return True
+    return False
+
+
+def _chain_changes_rows(value) -> bool:
+    node = value
+    while True:
+        if isinstance(node, ast.Call):
+            name = call_name(node)
+            if name in ROW_CHANGES or (name == "drop" and not any(k.arg in ("columns", "axis") for k in node.keywords)):
+                return True
+            if name == "groupby" and not _broadcast(value):
+                return True
+            node = node.func.value if isinstance(node.func, ast.Attribute) else None
+        elif isinstance(node, ast.Subscript):
+            if _filters(node.slice):
+                return True
+            node = node.value
+        elif isinstance(node, ast.Attribute):
+            node = node.value
+        else:
+            return False
+
+
+def _broadcast(value) -> bool:
+    """A groupby whose statistic is broadcast back to every row (``.transform(...)``)."""
+    return any(isinstance(n, ast.Call) and call_name(n) == "transform" for n in ast.walk(value))
+
+
+def _filters(index) -> bool:
+    """A row selection: a comparison or mask, a slice (``X[:100]``), ``.isin(...)``; not a
+    selection of columns (``X[:, 1:]``, ``df.iloc[:, 0]``)."""
+    if isinstance(index, ast.Tuple) and index.elts and isinstance(index.elts[0], ast.Slice):
+        first = index.elts[0]
+        if first.lower is None and first.upper is None and first.step is None:
+            return False
+    for node in ast.walk(index):
+        if isinstance(node, (ast.Compare, ast.BoolOp, ast.Slice)):
+            return True
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not)):
+            return True
+        if isinstance(node, ast.Call) and call_name(node) in ("isin", "notna", "notnull", "isna", "isnull", "between"):
+            return True
+    return False
