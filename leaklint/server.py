@@ -170,13 +170,18 @@ def hover(server: LeaklintServer, params: types.HoverParams) -> Optional[types.H
 
 
 def code_actions(server: LeaklintServer, params: types.CodeActionParams) -> list:
-    """A quick fix per finding on the range: suppress it on its line (``# noqa: LL101``)."""
+    """Quick fixes per finding on the range: its fix (in a script; safe ones preferred, unsafe
+    ones marked), and suppressing it on its line (``# noqa: LL101``)."""
     uri = params.text_document.uri
-    lines = server.workspace.get_text_document(uri).lines
+    document = server.workspace.get_text_document(uri)
+    lines = document.lines
     actions = []
     for found, finding in server.shown.get(uri, []):
         if finding.code == PARSE_CODE or not _overlaps(found.range, params.range):
             continue
+        fix_action = _fix_action(uri, document.source, found, finding)
+        if fix_action is not None:
+            actions.append(fix_action)
         row = found.range.start.line
         if row >= len(lines):
             continue
@@ -189,6 +194,29 @@ def code_actions(server: LeaklintServer, params: types.CodeActionParams) -> list
             edit=types.WorkspaceEdit(changes={uri: [edit]}),
         ))
     return actions
+
+
+def _fix_action(uri: str, source: str, found: types.Diagnostic, finding) -> Optional[types.CodeAction]:
+    """The finding's fix as line edits of the open script (notebooks get the suppression only)."""
+    fix = finding.fix
+    if fix is None or fix.applicability == "display-only" or uri.endswith(".ipynb") or finding.location.cell:
+        return None
+    from .fix import FixError, fixed_bytes, text_edits
+
+    try:
+        new = fixed_bytes(finding.path, source.encode("utf-8"), fix.ops).decode("utf-8")
+    except (FixError, UnicodeError):
+        return None
+    edits = [types.TextEdit(types.Range(types.Position(e.row - 1, 0), types.Position(e.end_row - 1, 0)), e.content)
+             for e in text_edits(source, new)]
+    unsafe = fix.applicability == "unsafe"
+    return types.CodeAction(
+        title=f"Fix {finding.code}{' (unsafe)' if unsafe else ''}: {fix.message}",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[found],
+        is_preferred=not unsafe,
+        edit=types.WorkspaceEdit(changes={uri: edits}),
+    )
 
 
 def _with_noqa(line: str, code: str) -> str:

@@ -54,8 +54,8 @@ SEEDED = (
 def leaklint(*args, cwd=None, stdin=None):
     exe = Path(sys.executable).parent / "leaklint"
     command = [str(exe)] if exe.exists() else [sys.executable, "-m", "leaklint"]
-    return subprocess.run(command + ["--no-cache", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300, input=stdin)
+    options = list(args) if args and args[0] == "audit" else ["--no-cache", *args]
+    return subprocess.run(command + options, cwd=cwd, capture_output=True, text=True, timeout=300, input=stdin)
 
 
 def lint(path: str, raw: bytes):
@@ -462,3 +462,12 @@ def test_the_lint_path_never_imports_libcst(project):
     proc = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "[*]" in proc.stdout
+
+
+def test_audit_full_shows_the_fix_it_measures(project):
+    pytest.importorskip("sklearn")
+    proc = leaklint("audit", "--output-format", "full", "--repeats", "2", "cv.py", cwd=project)
+    assert proc.returncode == 1, proc.stderr
+    assert "honest: SelectKBest(f_classif, k=20) and LogisticRegression() in one Pipeline" in proc.stdout
+    assert "cv.py:9:7 LL102 fix (safe): Fit SelectKBest inside the cross-validation" in proc.stdout
+    assert "+print(cross_val_score(make_pipeline(SelectKBest(f_classif, k=20), LogisticRegression()), X, y" in proc.stdout

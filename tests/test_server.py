@@ -110,13 +110,34 @@ async def test_code_action_suppresses_on_its_line_and_applying_it_clears_the_dia
             types.TextDocumentIdentifier(uri), diagnostics[0].range, types.CodeActionContext(diagnostics=diagnostics)
         )
     )
-    assert [a.title for a in actions] == ["Suppress LL101 on this line (# noqa)"]
-    (edit,) = actions[0].edit.changes[uri]
+    assert [a.title for a in actions] == [
+        "Fix LL101: Split first, then fit StandardScaler on the training side, transform both sides",
+        "Suppress LL101 on this line (# noqa)",
+    ]
+    assert actions[0].is_preferred
+    (edit,) = actions[1].edit.changes[uri]
     lines = LEAKY.splitlines(keepends=True)
     row = edit.range.start.line
     lines[row] = edit.new_text + "\n"
     assert lines[row].rstrip().endswith("# noqa: LL101")
     replace_text(client, uri, "".join(lines), 2)
+    assert list(await published(client, uri)) == []
+
+
+async def test_code_action_fixes_the_leak_and_applying_it_clears_the_diagnostic(client: LanguageClient):
+    uri = open_file(client, "fix_action.py", LEAKY)
+    diagnostics = await published(client, uri, lambda d: bool(d))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), diagnostics[0].range, types.CodeActionContext(diagnostics=diagnostics)
+        )
+    )
+    lines = LEAKY.splitlines(keepends=True)
+    for edit in sorted(actions[0].edit.changes[uri], key=lambda e: e.range.start.line, reverse=True):
+        lines[edit.range.start.line:edit.range.end.line] = [edit.new_text]
+    fixed = "".join(lines)
+    assert "standard_scaler.transform(X_test)" in fixed
+    replace_text(client, uri, fixed, 2)
     assert list(await published(client, uri)) == []
 
 

@@ -22,7 +22,8 @@ INSTALL_HINT = "leaklint audit needs the audit extra: pip install '.[audit]' in 
 @click.option("--rows", type=click.IntRange(min=10), help="Rows of the synthetic data (default: the seeds' setups).")
 @click.option("--features", type=click.IntRange(min=1), help="Features of the synthetic data.")
 @click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True, help="Seconds per finding.")
-@click.option("--output-format", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--output-format", type=click.Choice(["table", "full", "json"]), default="table", show_default=True,
+              help="full: the table, then each finding's fix as a diff (the correction the honest run models).")
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the report to this file.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Draw per-seed scores to this PNG.")
 @click.option("--progress/--no-progress", default=None,
@@ -55,12 +56,20 @@ def audit(paths, repeats, rows, features, timeout, output_format, output_file, p
     results = audit_findings(
         findings, repeats=repeats, rows=rows, features=features, timeout=timeout, progress=progress
     )
+    if output_format in ("json", "full") and any(f.fix is not None for f in findings):
+        from ..fix import with_edits
+
+        findings = with_edits(findings, _sources(findings))
     if output_format == "json":
         report = json.dumps(
             [dict(finding_to_dict(f), audit=r.to_json()) for f, r in zip(findings, results)], indent=2
         ) + "\n"
+    elif not findings:
+        report = "No leaks found to audit.\n"
     else:
-        report = render_table(findings, results) + "\n" if findings else "No leaks found to audit.\n"
+        report = render_table(findings, results) + "\n"
+        if output_format == "full":
+            report += _fix_diffs(findings)
     if output_file:
         Path(output_file).write_text(report, encoding="utf-8")
     else:
@@ -68,3 +77,31 @@ def audit(paths, repeats, rows, features, timeout, output_format, output_file, p
     if plot_path and findings:
         plot(findings, results, plot_path)
     return 1 if findings else 0
+
+
+def _sources(findings) -> dict:
+    out = {}
+    for path in {f.path for f in findings if f.fix is not None}:
+        try:
+            out[path] = Path(path).read_bytes()
+        except OSError:
+            continue
+    return out
+
+
+def _fix_diffs(findings) -> str:
+    """Each finding's fix, as the diff ``leaklint --diff`` would show for it alone."""
+    from ..fix import FixError, fixed_bytes, unified_diff
+    from .render import location
+
+    out = []
+    for finding in findings:
+        if finding.fix is None:
+            continue
+        try:
+            raw = Path(finding.path).read_bytes()
+            diff = unified_diff(finding.path, raw, fixed_bytes(finding.path, raw, finding.fix.ops))
+        except (OSError, FixError):
+            continue
+        out.append(f"\n{location(finding)} {finding.code} fix ({finding.fix.applicability}): {finding.fix.message}\n{diff}")
+    return "".join(out)

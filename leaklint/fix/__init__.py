@@ -105,4 +105,4 @@ def unified_diff(path: str, old: bytes, new: bytes) -> str:
     return "".join(lines)
 
 
-__all__ = ["APPLICABILITY", "Fix", "FixError", "applicable", "fixed_bytes", "unified_diff", "with_edits"]
+__all__ = ["APPLICABILITY", "Fix", "FixError", "applicable", "fixed_bytes", "text_edits", "unified_diff", "with_edits"]
