@@ -28,9 +28,12 @@ class Tree:
         self.parent: dict = {}
         self.calls: dict = {}
         self.names = defaultdict(list)
-        for node in ast.walk(tree):
+        stack = [tree]
+        while stack:
+            node = stack.pop()
             for child in ast.iter_child_nodes(node):
                 self.parent[child] = node
+                stack.append(child)
             if isinstance(node, ast.Call):
                 self.calls[(node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)] = node
             elif isinstance(node, ast.Name):
@@ -48,10 +51,16 @@ class Tree:
         return node
 
     def source(self, node) -> str:
-        segment = ast.get_source_segment(self.text, node)
-        if segment is None:
+        """The node's source text (``ast.get_source_segment`` without re-splitting the file)."""
+        if getattr(node, "end_lineno", None) is None:
             raise NoFix
-        return segment
+        first, last = node.lineno - 1, node.end_lineno - 1
+        start, end = node.col_offset, node.end_col_offset
+        if first == last:
+            return self.lines[first].encode("utf-8")[start:end].decode("utf-8")
+        head = self.lines[first].encode("utf-8")[start:].decode("utf-8")
+        tail = self.lines[last].encode("utf-8")[:end].decode("utf-8")
+        return "\n".join([head, *self.lines[first + 1:last], tail])
 
     def _char(self, line: int, offset: int) -> int:
         text = self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
