@@ -45,18 +45,21 @@ print(cross_val_score(model, X, y, cv=5).mean())
 ```
 
 ## Fix safety
-Two fixes, planned from where the step learned and where the rows were then split:
-- cross-validated (or searched): the step and the model become one `make_pipeline(...)`
-  handed the raw rows, in every cross-validation that read the step's output, and the
-  now-unused intermediate goes. Safe: every name keeps its meaning for the code after it.
-  With a search it is unsafe: its parameter names gain the model's step prefix
-  (`svc__C`), so `best_params_` and `best_estimator_` change for later code.
-- split by `train_test_split`: the split comes first, the step is fitted on the training
-  side and applied to both sides. Safe, unless the step's output overwrote its input
-  (`X = scaler.fit_transform(X)`) and later code reads it: then that code sees the raw
-  rows, and the fix is unsafe.
-No fix when the step sits in a helper, when the output is a column assignment, or when
-its inputs change between the fit and the split.
+- Cross-validated (or searched) rows: the step and the model become one
+  `make_pipeline(StandardScaler(), model)` handed the raw rows, in every
+  cross-validation that read the step's output; the unused intermediate goes. Safe.
+  With a search it is unsafe: the grid's names gain the model's prefix (`svc__C`), so
+  `best_params_` and `best_estimator_` change for later code.
+- Rows split by `train_test_split`: the split comes first, the step is fitted on the
+  training side and transforms both. Safe, unless the step's output overwrote its input
+  (`X = scaler.fit_transform(X)`) and later code reads it (unsafe: that code now sees
+  raw rows).
+- Where the code between cannot be reordered (the output wrapped in a DataFrame,
+  displayed, read again), the step is fitted on the rows the later split trains on,
+  drawn there by the same seeded `train_test_split` call, and transforms all rows.
+  Unsafe: it assumes no row is dropped, added or reordered before the split (the code in
+  between is checked for the usual ways); no fix for an unseeded split.
+No fix for a step inside a helper, a column assignment, or inputs that change between.
 
 ## Known limitations
 Only fits whose data flows, in this file, into a later split, cross-validation or

@@ -44,18 +44,14 @@ print(cross_val_score(model, X, y, cv=5).mean())
 ```
 
 ## Fix safety
-Two fixes, planned from where the step learned and where the rows were then split:
-- cross-validated (or searched): the step and the model become one `make_pipeline(...)`
-  handed the raw rows, in every cross-validation that read the step's output, and the
-  now-unused intermediate goes. Safe: every name keeps its meaning for the code after it.
-  With a search it is unsafe: its parameter names gain the model's step prefix
-  (`svc__C`), so `best_params_` and `best_estimator_` change for later code.
-- split by `train_test_split`: the split comes first, the step is fitted on the training
-  side and applied to both sides. Safe, unless the step's output overwrote its input
-  (`X = scaler.fit_transform(X)`) and later code reads it: then that code sees the raw
-  rows, and the fix is unsafe.
-No fix when the step sits in a helper, when the output is a column assignment, or when
-its inputs change between the fit and the split.
+- Cross-validated (or searched): `make_pipeline(SelectKBest(...), model)` handed the raw
+  features and the labels, so the selector reads only each training fold's labels. Safe;
+  unsafe with a search, whose parameter names gain the model's prefix.
+- Split by `train_test_split`: split first; the selector is fitted on the training
+  features and the training labels (the label's side found among the split's arrays)
+  and transforms both sides. Safe unless the overwritten input is read later.
+- Code that cannot be reordered: the selector is fitted on the features and labels of
+  the rows the seeded split trains on, drawn early with the same call (unsafe, as LL101's).
 
 ## Known limitations
 A selector fitted on the training side and then cross-validated on that side is

@@ -48,18 +48,15 @@ print(cross_val_score(model, cat, y, cv=5, scoring="roc_auc").mean())
 ```
 
 ## Fix safety
-Two fixes, planned from where the step learned and where the rows were then split:
-- cross-validated (or searched): the step and the model become one `make_pipeline(...)`
-  handed the raw rows, in every cross-validation that read the step's output, and the
-  now-unused intermediate goes. Safe: every name keeps its meaning for the code after it.
-  With a search it is unsafe: its parameter names gain the model's step prefix
-  (`svc__C`), so `best_params_` and `best_estimator_` change for later code.
-- split by `train_test_split`: the split comes first, the step is fitted on the training
-  side and applied to both sides. Safe, unless the step's output overwrote its input
-  (`X = scaler.fit_transform(X)`) and later code reads it: then that code sees the raw
-  rows, and the fix is unsafe.
-No fix when the step sits in a helper, when the output is a column assignment, or when
-its inputs change between the fit and the split.
+- An encoder class cross-validated (or searched): `make_pipeline(TargetEncoder(), model)`
+  on the raw columns, so each fold's encoding sees only its training labels. Safe.
+- Split by `train_test_split`: split first, fit the encoder on the training side with
+  its labels, transform both. Safe unless the overwritten input is read later.
+- A group mean of the label by hand (`df.groupby(key)[label].transform("mean")`, one
+  key): each row gets its group's mean over the rows the seeded later split trains on
+  (`df[key].map(train_rows.groupby(key)[label].mean())`); a group seen only in the
+  held-out rows gets NaN. Unsafe, for that and for the row-order assumption of LL101's
+  drawn rows.
 
 ## Known limitations
 An encoder fitted on the training side and then cross-validated on that side is

@@ -57,7 +57,9 @@ print(cross_val_score(RandomForestRegressor(), X, y, cv=TimeSeriesSplit(5)).mean
 
 ## Fix safety
 - `train_test_split(...)` gains `shuffle=False`, so the held-out rows are the latest
-  ones. Safe. No fix when it stratifies (a stratified split must shuffle).
+  ones. Safe when the code showed the rows follow time (sorted or indexed by the dates,
+  lags, windows); unsafe when it only parsed a date column the rows may not follow (sort
+  by it first). No fix when it stratifies (a stratified split must shuffle).
 - `KFold`, `StratifiedKFold`, `ShuffleSplit` and their repeated forms become
   `TimeSeriesSplit` with the same number of splits, and the import follows. Unsafe: the
   folds differ in size, the first rows are never tested, and `cross_val_predict` refuses

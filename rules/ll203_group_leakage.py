@@ -49,8 +49,11 @@ print(cross_val_score(RandomForestClassifier(), X, y, cv=cv, groups=visits["pati
 ```
 
 ## Fix safety
-No fix: choosing the group column for `GroupKFold` / `GroupShuffleSplit` is a guess the
-analysis cannot make safely, and it changes every fold.
+Display-only: a shuffled `KFold` (`StratifiedKFold`, `ShuffleSplit`) handed to a
+cross-validation function is shown becoming `GroupKFold` (`StratifiedGroupKFold`,
+`GroupShuffleSplit`) with `groups=` the entity column the code showed repeating. It is
+never applied: whether that is the column to group by, and whether it still lines up
+with the rows being cross-validated, is the user's call.
 
 ## Known limitations
 The entity must be named like one (`patient_id`, `SUBJECT_ID`, `UserID`, ...); a repeated
@@ -111,7 +114,7 @@ def check(ctx):
         span = split.shuffle_span or split.span
         related = ((split.span, f"{split.data} is {split_phrase(split, ctx)}"), (mark.span, f"several rows per {entity!r}: {mark.reason}"))
         if span not in hits:
-            hits[span] = Hit(span, message, related, split_procedure(facts, split))
+            hits[span] = Hit(span, message, related, split_procedure(facts, split), {"split": split.id, "repeats": mark})
     return list(hits.values())
 
 

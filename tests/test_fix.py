@@ -32,8 +32,9 @@ from leaklint.sources import read_source
 from snippets import LEAKY
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
-# Rules whose Example has a fix; LL203 (which column is the entity is a guess) and LL303
-# (which model to keep is the user's choice) have none, as their "Fix safety" says.
+# Rules whose Example has a fix --fix --unsafe-fixes applies; LL203's is display-only (which
+# column is the entity is the user's call) and LL303 (which model to keep) has none, as
+# their "Fix safety" sections say.
 FIXED_EXAMPLES = {"LL101", "LL102", "LL103", "LL104", "LL105", "LL201", "LL202", "LL301", "LL302", "LL304", "LL305"}
 # The fixed Example and the Use-instead run the same procedure on the same data with
 # numpy's global generator seeded: the printed scores must agree to this.
@@ -84,7 +85,7 @@ def check_fixes(path: str, raw: bytes) -> int:
         assert after[finding.code] < before[finding.code], f"{finding.code} at line {finding.location.line} stays"
         added = {code: n for code, n in after.items() if n > before[code]}
         assert not added, f"the fix of {finding.code} at line {finding.location.line} adds {added}"
-    if fixes:
+    if any(f.fix.applicability != "display-only" for f in fixes):
         job = job_for(path, Settings())
         fixed, count, error = fix_file(job, raw, unsafe=True)
         assert error is None and count >= 1
@@ -131,10 +132,23 @@ def test_the_examples_with_fixes_are_the_documented_ones():
     fixed = set()
     for rule in all_rules():
         result = lint("example.py", rule.code_block("Example").encode())
-        if any(f.fix is not None for f in result.findings if f.code == rule.code):
+        if any(f.fix is not None and f.fix.applicability != "display-only" for f in result.findings
+               if f.code == rule.code):
             fixed.add(rule.code)
         assert rule.section("Fix safety"), f"{rule.code} does not document its fixes"
     assert fixed == FIXED_EXAMPLES
+
+
+def test_a_display_only_fix_is_shown_and_never_applied(tmp_path):
+    (tmp_path / "groups.py").write_text(rule_by_code("LL203").code_block("Example"))
+    findings = json.loads(leaklint("--output-format", "json", "groups.py", cwd=tmp_path).stdout)
+    fix = findings[0]["fix"]
+    assert fix["applicability"] == "display-only"
+    written = "".join(e["content"] for e in fix["edits"])
+    assert "cv = GroupKFold(5)" in written and 'groups=visits["patient_id"]' in written
+    proc = leaklint("--fix", "--unsafe-fixes", "groups.py", cwd=tmp_path)
+    assert proc.returncode == 1 and "Found 1 leak in 1 file." in proc.stdout
+    assert (tmp_path / "groups.py").read_text() == rule_by_code("LL203").code_block("Example")
 
 
 @pytest.mark.parametrize("code", sorted(FIXED_EXAMPLES))
@@ -166,7 +180,7 @@ def test_fixtures_have_fixes_of_every_fixable_family():
         for finding in lint(str(path), path.read_bytes()).findings:
             if finding.fix is not None:
                 counts[finding.code] += 1
-    assert set(counts) == FIXED_EXAMPLES, counts
+    assert set(counts) == FIXED_EXAMPLES | {"LL203"}, counts
     assert sum(counts.values()) >= 90, counts
 
 

@@ -78,6 +78,15 @@ def replace_text(client: LanguageClient, uri: str, text: str, version: int) -> N
     )
 
 
+async def code_actions(client: LanguageClient, uri: str, diagnostics: list) -> list:
+    """The code actions offered on the first diagnostic's range."""
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), diagnostics[0].range, types.CodeActionContext(diagnostics=diagnostics)
+        )
+    )
+
+
 async def test_leaky_script_gets_its_finding_and_the_fix_clears_it(client: LanguageClient):
     uri = open_file(client, "train.py", LEAKY)
     diagnostics = await published(client, uri, lambda d: bool(d))
@@ -105,11 +114,7 @@ async def test_hover_explains_the_rule(client: LanguageClient):
 async def test_code_action_suppresses_on_its_line_and_applying_it_clears_the_diagnostic(client: LanguageClient):
     uri = open_file(client, "action.py", LEAKY)
     diagnostics = await published(client, uri, lambda d: bool(d))
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            types.TextDocumentIdentifier(uri), diagnostics[0].range, types.CodeActionContext(diagnostics=diagnostics)
-        )
-    )
+    actions = await code_actions(client, uri, diagnostics)
     assert [a.title for a in actions] == [
         "Fix LL101: Split first, then fit StandardScaler on the training side, transform both sides",
         "Suppress LL101 on this line (# noqa)",
@@ -127,11 +132,7 @@ async def test_code_action_suppresses_on_its_line_and_applying_it_clears_the_dia
 async def test_code_action_fixes_the_leak_and_applying_it_clears_the_diagnostic(client: LanguageClient):
     uri = open_file(client, "fix_action.py", LEAKY)
     diagnostics = await published(client, uri, lambda d: bool(d))
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            types.TextDocumentIdentifier(uri), diagnostics[0].range, types.CodeActionContext(diagnostics=diagnostics)
-        )
-    )
+    actions = await code_actions(client, uri, diagnostics)
     lines = LEAKY.splitlines(keepends=True)
     for edit in sorted(actions[0].edit.changes[uri], key=lambda e: e.range.start.line, reverse=True):
         lines[edit.range.start.line:edit.range.end.line] = [edit.new_text]

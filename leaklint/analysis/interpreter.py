@@ -430,8 +430,10 @@ class Interpreter(CallsMixin, RecordingMixin):
             if isinstance(owner, Instance):
                 self._heap[(owner.key, target.attr)] = value
             elif isinstance(owner, Data) and owner.rows and isinstance(target.value, (ast.Name, ast.Attribute)):
-                # df.index = pd.to_datetime(df.index): the frame now holds what was set
-                self._assign_into(target.value, value, scope, None)
+                # df.index = pd.to_datetime(df.index): the frame now holds what was set; df.dob = ...
+                # sets the column "dob", as df["dob"] = ... does (parsed dates there order nothing)
+                column = None if target.attr in ("index", "columns") else target.attr
+                self._assign_into(target.value, value, scope, None, column)
             elif path:
                 scope.env[path] = value
                 self._dotted = True
@@ -459,8 +461,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         for target in targets:
             self.assign(target, value if isinstance(value, Data) else as_data(value), scope, source)
 
-    def _assign_into(self, container, value, scope, target) -> None:
-        """``df[c] = v`` / ``df.loc[m, c] = v``: the frame now holds what v holds."""
+    def _assign_into(self, container, value, scope, target, column=None) -> None:
+        """``df[c] = v`` / ``df.loc[m, c] = v`` (``df.c = v``: ``column``): the frame now holds what v holds."""
         while isinstance(container, ast.Subscript):
             container = container.value
         base_node = container
@@ -471,7 +473,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             self._report([value], target, "stored")
         if isinstance(base_node, (ast.Name, ast.Attribute)):
             current = self.ev(base_node, scope)
-            key = const_str(target.slice) if target is not None else None
+            key = const_str(target.slice) if target is not None else column
             if isinstance(current, Seq) and current.keys and key is not None:
                 keys, items = current.keys, current.items
                 if key in keys:

@@ -11,8 +11,8 @@ from .tree import NoFix, Tree, call_name
 SAFE, UNSAFE, DISPLAY = "safe", "unsafe", "display-only"
 CV_FUNCTIONS = {"cross_val_score", "cross_validate", "cross_val_predict", "learning_curve", "validation_curve",
                 "permutation_test_score"}
-SPLITTERS = {"KFold": 5, "StratifiedKFold": 5, "ShuffleSplit": 10, "StratifiedShuffleSplit": 10,
-             "RepeatedKFold": 5, "RepeatedStratifiedKFold": 5}
+SPLITTERS = frozenset({"KFold", "StratifiedKFold", "ShuffleSplit", "StratifiedShuffleSplit", "RepeatedKFold",
+                       "RepeatedStratifiedKFold"})
 SKLEARN_PIPELINE = "sklearn.pipeline"
 IMBLEARN_PIPELINE = "imblearn.pipeline"
 SELECTION = "sklearn.model_selection"

@@ -148,12 +148,18 @@ def nested_cv_fix(hit, facts, t: Tree) -> Fix:
     settings = "".join(f", {k.arg}={t.source(k.value)}" for k in search.keywords if k.arg in ("cv", "scoring")
                        and isinstance(k.value, ast.Constant))
     nested = f"cross_val_score({search_name}, {t.source(x)}, {t.source(y)}{settings}).mean()"
-    if _in_fstring(score, t):  # quotes cannot nest in an f-string before Python 3.12: name it first
+    # every later report of this search's best score gets the nested one, or the code would
+    # print one figure and store the other
+    later = [n for n in _best_scores(search_name, t) if n.lineno > score.lineno]
+    if any(t.scope_of(n) is not t.scope_of(score) for n in later):
+        raise NoFix
+    if later or _in_fstring(score, t):  # computed once, named (quotes cannot nest in an f-string before 3.12)
         report = t.statement(score)
         if not t.alone(report):
             raise NoFix
         name = t.fresh("nested_score")
         ops = [t.op("before", report, f"{name} = {nested}"), t.replace(score, name)]
+        ops += [t.replace(n, name) for n in later]
     else:
         ops = [t.replace(score, nested)]
     if t.bound("cross_val_score"):
@@ -173,11 +179,16 @@ def _in_fstring(node, t: Tree) -> bool:
     return False
 
 
+def _best_scores(search_name: str, t: Tree) -> list:
+    """Every ``search.best_score_`` read, in source order."""
+    return sorted((n for n in ast.walk(t.tree) if isinstance(n, ast.Attribute) and n.attr == "best_score_"
+                   and isinstance(n.value, ast.Name) and n.value.id == search_name and isinstance(n.ctx, ast.Load)),
+                  key=lambda n: (n.lineno, n.col_offset))
+
+
 def _best_score(span, search_name: str, t: Tree):
-    for node in ast.walk(t.tree):
-        if (isinstance(node, ast.Attribute) and node.attr == "best_score_" and isinstance(node.value, ast.Name)
-                and node.value.id == search_name and isinstance(node.ctx, ast.Load)
-                and (span.line, span.column) <= (node.lineno, node.col_offset)
+    for node in _best_scores(search_name, t):
+        if ((span.line, span.column) <= (node.lineno, node.col_offset)
                 and (node.end_lineno, node.end_col_offset) <= (span.end_line, span.end_column)):
             return node
     raise NoFix

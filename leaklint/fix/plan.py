@@ -12,7 +12,7 @@ from typing import Optional
 from ..findings import Fix
 from .evaluation import fit_after_split_fix, nested_cv_fix, refit_fix, validation_split_fix
 from .steps import step_fix
-from .timing import look_ahead_fix, time_split_fix
+from .timing import group_fix, look_ahead_fix, time_split_fix
 from .tree import NoFix, Tree
 
 
@@ -44,6 +44,7 @@ PLANNERS = {
     "LL105": step_fix,
     "LL201": time_split_fix,
     "LL202": look_ahead_fix,
+    "LL203": group_fix,
     "LL301": refit_fix,
     "LL302": fit_after_split_fix,
     "LL304": nested_cv_fix,

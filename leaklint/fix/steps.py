@@ -31,7 +31,6 @@ class Step:
             raise NoFix
         if not isinstance(call.func, ast.Attribute) or len(call.args) not in (1, 2) or call.keywords:
             raise NoFix
-        self.call, self.out, self.method = call, out, method
         self.recv = call.func.value
         self.data = call.args[0]
         self.label = call.args[1] if len(call.args) == 2 else None
@@ -58,7 +57,6 @@ class Step:
             raise NoFix
         self.sampler = method == "fit_resample"
         self.inputs = [self.data] + ([self.label] if self.sampler else [])
-        self.t = t
 
     def overwrites(self) -> bool:
         """``X = scaler.fit_transform(X)``: the output takes the input's name."""
@@ -287,7 +285,7 @@ def _hand_statistic(event, split, t: Tree) -> Fix:
     target = stmt.targets[0].id
     if split.kind == "cv":
         class_name, module = _SCALERS[form]
-        step = _HandStep(stmt, data, target, f"{class_name}()", class_name, t)
+        step = _HandStep(stmt, data, target, f"{class_name}()", class_name)
         imports = () if t.bound(class_name) else (Op("import", code=f"{module}:{class_name}"),)
         if t.bound(class_name) and t.imported_from(class_name) != module:
             raise NoFix
@@ -296,7 +294,7 @@ def _hand_statistic(event, split, t: Tree) -> Fix:
                    "(its standard deviation divides by n, pandas' by n - 1)", fix.ops)
     if split.kind != "split":
         raise NoFix
-    step = _HandStep(stmt, data, target, "", "", t)
+    step = _HandStep(stmt, data, target, "", "")
     split_stmt, call, targets = split_call(split, t)
     items, index = t.block(stmt)
     if t.block(split_stmt)[0] is not items or t.block(split_stmt)[1] <= index:
@@ -323,10 +321,12 @@ def _hand_statistic(event, split, t: Tree) -> Fix:
 
 
 class _HandStep(Step):
-    def __init__(self, stmt, data, target, step_code, class_name, t):
+    """Statistics by hand seen as a step: ``target = <statistics of data>``, replaced by ``step_code``."""
+
+    def __init__(self, stmt, data, target, step_code, class_name):
         self.stmt, self.data, self.label, self.outputs = stmt, data, None, [target]
         self.inputs, self.sampler, self.inline = [data], False, True
-        self.step, self.class_name, self.recv, self.t = step_code, class_name, None, t
+        self.step, self.class_name, self.recv = step_code, class_name, None
 
 
 def _scaling_form(value, t: Tree) -> tuple:

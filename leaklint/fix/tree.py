@@ -80,6 +80,13 @@ class Tree:
                 raise NoFix
         return node
 
+    def scope_of(self, node):
+        """The function (or module) whose names ``node`` reads."""
+        node = self.parent.get(node)
+        while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
+            node = self.parent.get(node)
+        return node
+
     def block(self, stmt) -> tuple:
         """The statement list holding ``stmt`` and its index there."""
         owner = self.parent.get(stmt)
