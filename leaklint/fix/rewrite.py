@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from functools import lru_cache
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -14,12 +15,18 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from .tree import FixError
 
 
-def rewrite(text: str, ops) -> str:
-    """``text`` with ``ops`` applied; FixError when one cannot be, or the result does not parse."""
+@lru_cache(maxsize=8)
+def _parsed(text: str) -> cst.Module:
+    """libcst's tree of a file, parsed once for all the fixes written into it (trees are immutable)."""
     try:
-        module = cst.parse_module(text)
+        return cst.parse_module(text)
     except (cst.ParserSyntaxError, RecursionError) as err:
         raise FixError(f"libcst cannot parse the file: {str(err).splitlines()[0]}") from None
+
+
+def rewrite(text: str, ops) -> str:
+    """``text`` with ``ops`` applied; FixError when one cannot be, or the result does not parse."""
+    module = _parsed(text)
     edits = [op for op in ops if "import" not in op.kind]
     applier = _Apply(edits)
     module = MetadataWrapper(module, unsafe_skip_copy=True).visit(applier)

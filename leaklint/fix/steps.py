@@ -115,13 +115,16 @@ def _drawn_early(event, split, t: Tree) -> Fix:
 
 
 def _pipeline_import(t: Tree, sampler: bool) -> tuple:
-    """The make_pipeline to call and the Op importing it (imblearn's for a sampler)."""
+    """The make_pipeline to call and the Ops importing it (imblearn's for a sampler; none
+    when the file already imports it)."""
     module = IMBLEARN_PIPELINE if sampler else SKLEARN_PIPELINE
     name = "make_pipeline"
-    if t.bound(name) and t.imported_from(name) != module:
+    if t.imported_from(name) == module:
+        return name, ()
+    if t.bound(name):
         name = t.fresh("make_imb_pipeline" if sampler else "make_sk_pipeline")
-        return name, Op("import", code=f"{module}:make_pipeline:{name}")
-    return name, Op("import", code=f"{module}:{name}")
+        return name, (Op("import", code=f"{module}:make_pipeline:{name}"),)
+    return name, (Op("import", code=f"{module}:{name}"),)
 
 
 def _cv_call(split, t: Tree):
@@ -189,7 +192,7 @@ def _into_pipeline(step: Step, splits: list, t: Tree, extra_ops=(), applicabilit
         raise NoFix  # the rows keep the step's output for later code: the raw rows are gone
     if not used_later:
         ops.append(t.op("delete", step.stmt))
-    ops += [imported, *extra_ops]
+    ops += [*imported, *extra_ops]
     what = step.class_name
     return Fix(applicability, f"Fit {what} inside the cross-validation: put it and the model in one pipeline",
                tuple(ops))
