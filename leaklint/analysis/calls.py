@@ -21,6 +21,7 @@ from .syntax import (
     aggregated_columns,
     aggregates_values,
     const_str,
+    drops_columns,
     entity_column,
     groupby_keys,
     groupby_root,
@@ -835,7 +836,7 @@ class CallsMixin:
                 return ordered
         if method == "drop" and data.rows and (data.by_column or data.dated):
             dropped = texts_of(kwargs.get("columns", UNKNOWN))
-            if not dropped and args and _drops_columns(node):  # df.drop(["a", "b"], axis=1)
+            if not dropped and args and drops_columns(node):  # df.drop(["a", "b"], axis=1)
                 dropped = texts_of(args[0])
             if dropped:
                 keep = [c for c, _ in data.by_column + data.dated if c not in dropped]
@@ -1025,10 +1026,3 @@ def _objective_in(root: str, objective: str, table: dict) -> bool:
     """xgboost's objectives are prefixed by their kind ("binary:logistic"); lightgbm's are names."""
     return objective.startswith(table[root]) if root == "xgboost" else objective in table[root]
 
-
-def _drops_columns(node) -> bool:
-    """``drop(labels, axis=1)`` / ``axis="columns"`` (or axis as the second argument): columns, not rows."""
-    axis = keyword_node(node, "axis")
-    if axis is None and len(node.args) > 1:
-        axis = node.args[1]
-    return isinstance(axis, ast.Constant) and axis.value in (1, "columns")

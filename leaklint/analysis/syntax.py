@@ -264,3 +264,14 @@ def one_candidate(node) -> bool:
         isinstance(g, ast.Dict) and g.values and all(isinstance(v, (ast.List, ast.Tuple)) and len(v.elts) == 1 for v in g.values)
         for g in grids
     )
+
+
+def drops_columns(node: ast.Call) -> bool:
+    """``drop(columns=...)``, ``drop(labels, axis=1)`` / ``axis="columns"`` (or axis as the
+    second argument): columns go, no row does."""
+    if any(k.arg == "columns" for k in node.keywords):
+        return True
+    axis = keyword_node(node, "axis")
+    if axis is None and len(node.args) > 1:
+        axis = node.args[1]
+    return isinstance(axis, ast.Constant) and axis.value in (1, "columns")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from ..analysis.syntax import drops_columns
 from ..findings import Fix
 from .common import UNSAFE, split_function
 from .tree import NoFix, Tree, call_name
@@ -59,7 +60,7 @@ class Draw:
             for name in t.names_in(keyword.value):
                 if t.written(name, anchor.lineno - 1, split_stmt.lineno) or not t.written(name, 0, anchor.lineno):
                     raise NoFix
-        self.call, self.anchor, self.t = call, anchor, t
+        self.anchor, self.t = anchor, t
         self.options = "".join(f", {k.arg}={t.source(k.value)}" for k in call.keywords)
         self.func, self.imports = split_function(anchor, t)
         self.line = split_stmt.lineno
@@ -112,7 +113,7 @@ def _chain_changes_rows(value) -> bool:
     while True:
         if isinstance(node, ast.Call):
             name = call_name(node)
-            if name in ROW_CHANGES or (name == "drop" and not any(k.arg in ("columns", "axis") for k in node.keywords)):
+            if name in ROW_CHANGES or (name == "drop" and not drops_columns(node)):
                 return True
             if name == "groupby" and not _broadcast(value):
                 return True
