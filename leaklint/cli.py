@@ -159,9 +159,9 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
         raise click.ClickException(str(err)) from None
     shown = sorted(run.findings + run.errors, key=lambda f: f.sort_key())
     if output_format in ("json", "sarif", "full") and any(f.fix is not None for f in shown):
-        from .fix import with_edits
+        from .fix import sources_of, with_edits
 
-        shown = with_edits(shown, _sources(shown, raws))
+        shown = with_edits(shown, sources_of(shown, raws))
     report = render(output_format, shown, os.getcwd(), unsafe_fixes)
     text_format = output_format in ("concise", "full")
     if text_format:
@@ -191,20 +191,6 @@ def _lint_stdin(stdin_filename, resolver, force_exclude, raws: dict):
     if name not in raws:
         raws[name] = sys.stdin.buffer.read()
     return collect([run_job(job_for(name, settings), raws[name])], 1)
-
-
-def _sources(findings, raws: dict) -> dict:
-    """The bytes of each file with a fix, for computing its edits."""
-    out = {}
-    for path in {f.path for f in findings if f.fix is not None}:
-        if path in raws:
-            out[path] = raws[path]
-            continue
-        try:
-            out[path] = Path(path).read_bytes()
-        except OSError:
-            continue
-    return out
 
 
 def _show_diff(outcome, output_file) -> int:

@@ -56,10 +56,10 @@ def audit(paths, repeats, rows, features, timeout, output_format, output_file, p
     results = audit_findings(
         findings, repeats=repeats, rows=rows, features=features, timeout=timeout, progress=progress
     )
-    if output_format in ("json", "full") and any(f.fix is not None for f in findings):
-        from ..fix import with_edits
+    if output_format == "json" and any(f.fix is not None for f in findings):
+        from ..fix import sources_of, with_edits
 
-        findings = with_edits(findings, _sources(findings))
+        findings = with_edits(findings, sources_of(findings, {}))
     if output_format == "json":
         report = json.dumps(
             [dict(finding_to_dict(f), audit=r.to_json()) for f, r in zip(findings, results)], indent=2
@@ -77,16 +77,6 @@ def audit(paths, repeats, rows, features, timeout, output_format, output_file, p
     if plot_path and findings:
         plot(findings, results, plot_path)
     return 1 if findings else 0
-
-
-def _sources(findings) -> dict:
-    out = {}
-    for path in {f.path for f in findings if f.fix is not None}:
-        try:
-            out[path] = Path(path).read_bytes()
-        except OSError:
-            continue
-    return out
 
 
 def _fix_diffs(findings) -> str:

@@ -8,6 +8,7 @@ import difflib
 import io
 import tokenize
 from dataclasses import replace
+from pathlib import Path
 
 from ..findings import Edit, Fix
 from ..sources import _cell_text, load_notebook, split_lines
@@ -42,6 +43,20 @@ def _encoding(raw: bytes) -> tuple:
     except SyntaxError as err:
         raise FixError(str(err)) from None
     return ("utf-8" if encoding == "utf-8-sig" else encoding), b""
+
+
+def sources_of(findings, raws: dict) -> dict:
+    """The bytes of each file with a fix: from ``raws`` (stdin) or read from disk."""
+    out = {}
+    for path in {f.path for f in findings if f.fix is not None}:
+        if path in raws:
+            out[path] = raws[path]
+            continue
+        try:
+            out[path] = Path(path).read_bytes()
+        except OSError:
+            continue
+    return out
 
 
 def with_edits(findings, raws: dict) -> list:
@@ -105,4 +120,5 @@ def unified_diff(path: str, old: bytes, new: bytes) -> str:
     return "".join(lines)
 
 
-__all__ = ["APPLICABILITY", "Fix", "FixError", "applicable", "fixed_bytes", "text_edits", "unified_diff", "with_edits"]
+__all__ = ["APPLICABILITY", "Fix", "FixError", "applicable", "fixed_bytes", "sources_of", "text_edits", "unified_diff",
+           "with_edits"]

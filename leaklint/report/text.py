@@ -2,19 +2,16 @@
 ``[*]`` marks a finding that ``--fix`` would fix."""
 from __future__ import annotations
 
+from ..fix import applicable
+
 
 def position(path: str, location) -> str:
     cell = f"cell {location.cell}:" if location.cell is not None else ""
     return f"{path}:{cell}{location.line}:{location.column}"
 
 
-def _fixable(f, unsafe: bool) -> bool:
-    fix = f.fix
-    return fix is not None and (fix.applicability == "safe" or (unsafe and fix.applicability == "unsafe"))
-
-
 def _marker(f, unsafe: bool) -> str:
-    return "[*] " if _fixable(f, unsafe) else ""
+    return "[*] " if applicable(f.fix, unsafe) else ""
 
 
 def concise(findings, base, unsafe: bool = False) -> str:
@@ -68,7 +65,7 @@ def summary(leaks: int, leak_files: int, unreadable: int, partly: int = 0, fixed
 
 def fix_summary(findings, unsafe: bool) -> str:
     """How many findings a fix option would fix, as ruff says it ('' when none has a fix)."""
-    fixable = sum(1 for f in findings if _fixable(f, unsafe))
+    fixable = sum(1 for f in findings if applicable(f.fix, unsafe))
     hidden = 0 if unsafe else sum(1 for f in findings if f.fix is not None and f.fix.applicability == "unsafe")
     option = "`--fix --unsafe-fixes` options" if unsafe else "`--fix` option"
     more = (f" ({hidden:,} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the "
