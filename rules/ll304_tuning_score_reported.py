@@ -111,6 +111,8 @@ def check(ctx):
             built = event.procedure.get("origins", {}).get("step", event.span)
             # the search's estimator (a Pipeline's last step) and the cv and scoring it was built with
             procedure = {"search": search, "origins": {"split": built, "metric": built}}
+            if "candidates" in event.procedure:  # counted from the grid's display
+                procedure["candidates"] = event.procedure["candidates"]
             procedure = combined(procedure, model_pieces(event))
         hits.append(Hit(report.span, message, related, procedure, {"search": event.id}))
     return hits

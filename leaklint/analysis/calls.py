@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import math
 from contextlib import contextmanager
 from functools import lru_cache
 from dataclasses import replace
@@ -18,6 +19,7 @@ from .scope import MAX_CALL_DEPTH, MAX_MODULE_DEPTH, BudgetExceeded, Scope
 from .specs import CallSpec, Mapping, literal_of, to_spec
 from .project import PATH_ATTRIBUTE
 from .syntax import (
+    side_by_side,
     aggregated_columns,
     aggregates_values,
     const_str,
@@ -41,6 +43,7 @@ from .values import (
     Data,
     Enumerated,
     Estimator,
+    FoldIndex,
     Folds,
     Function,
     Instance,
@@ -142,12 +145,25 @@ def _lead(method, node) -> int:
     return 0
 
 
-def _one_setting(grid) -> bool:
-    """A parameter grid (a dict, or a list of dicts, of candidate lists) with one candidate."""
+def _mutated(mapping: Seq, method: str, args, kwargs) -> Seq:
+    """A dict display after ``params.update({...})`` (the new keys win); after any other
+    change its keys are no longer known."""
+    other = args[0] if method == "update" and len(args) == 1 and not kwargs else None
+    if not (isinstance(other, Seq) and other.keys):
+        return Seq(mapping.items, ())
+    kept = [(k, v) for k, v in zip(mapping.keys, mapping.items) if k not in other.keys]
+    kept += list(zip(other.keys, other.items))
+    return Seq(tuple(v for _, v in kept), tuple(k for k, _ in kept))
+
+
+def _grid_size(grid) -> Optional[int]:
+    """The configurations a parameter grid displays (a dict, or a list of dicts, of
+    candidate lists): the product of its lists' lengths, summed over the dicts; None when
+    a part is not a display."""
     grids = grid.items if isinstance(grid, Seq) and not grid.keys else (grid,)
-    return bool(grids) and all(
-        isinstance(g, Seq) and g.keys and all(isinstance(v, Seq) and len(v.items) == 1 for v in g.items) for g in grids
-    )
+    if not grids or not all(isinstance(g, Seq) and g.keys and all(isinstance(v, Seq) for v in g.items) for g in grids):
+        return None
+    return sum(math.prod(len(v.items) for v in g.items) for g in grids)
 
 
 def _look_ahead_procedure(method, node) -> dict:
@@ -191,6 +207,8 @@ class CallsMixin:
             if getattr(receiver, "literal", None) is not None and func.attr in MUTATING_METHODS:
                 receiver = replace(receiver, literal=None)
                 self._rebind(func.value, receiver, scope)
+            if isinstance(receiver, Seq) and receiver.keys and func.attr in MUTATING_METHODS:
+                self._rebind(func.value, _mutated(receiver, func.attr, args, kwargs), scope)
             if func.attr in lib.REPORT_METHODS:
                 self._report(args + list(kwargs.values()), node, "stored" if func.attr in ("append", "extend") else "logged")
             if isinstance(receiver, Data) and func.attr in lib.FIT_METHODS and receiver.grouped is None:
@@ -302,7 +320,7 @@ class CallsMixin:
             return Zipped(tuple(args))
         if name == "next" and isinstance(args[0], Folds):
             return self.iterate(args[0])
-        if isinstance(args[0], (Folds, Seq)):
+        if isinstance(args[0], (Folds, Seq)) or (name in ("list", "tuple", "sorted") and isinstance(args[0], FoldIndex)):
             return args[0]
         return as_data(args[0])
 
@@ -497,7 +515,12 @@ class CallsMixin:
         made_by = qualname if name[:1].isupper() and root not in lib.DATA_ROOTS else None
         if not data.rows and not data.learned and not data.time and not data.scores:
             return Data(rows=self.fresh_rows(), made_by=made_by)
-        return replace(self.derive([data], node), made_by=made_by)
+        derived = replace(self.derive([data], node), made_by=made_by)
+        if key in lib.SIDE_BY_SIDE and args and isinstance(args[0], Seq) and args[0].items and side_by_side(node):
+            first = as_data(args[0].items[0]).rows
+            if first:  # concat([X, new_columns], axis=1): X's rows with more columns
+                return replace(derived, rows=first)
+        return derived
 
     def _note_metric(self, qualname, node, scores, scope) -> None:
         """The first metric function applied to each evaluation's output, with its literal
@@ -616,14 +639,19 @@ class CallsMixin:
         if isinstance(inner, Estimator):
             steps = (inner.qualname,) + inner.steps
         grid = args[1] if len(args) > 1 else kwargs.get("param_grid", kwargs.get("param_distributions"))
-        one = key in lib.SEARCH_CLASSES and _one_setting(grid)
+        size = _grid_size(grid) if key in lib.SEARCH_CLASSES else None
         predictor, predictor_span = spec, span_of(node) if node is not None else None
         if key in lib.SEARCH_CLASSES and key[1] != "RFECV":
             predictor = inner.predictor if isinstance(inner, Estimator) else None
             predictor_span = inner.predictor_span if isinstance(inner, Estimator) else None
+        unpacked = kwargs.get("**")
+        settings = ()
+        if isinstance(unpacked, Seq) and unpacked.keys:  # Model(**params): the params' literal values
+            settings = tuple((k, v.literal[0]) for k, v in zip(unpacked.keys, unpacked.items)
+                             if getattr(v, "literal", None) is not None)
         return Estimator(
-            qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv, one_setting=one,
-            predictor=predictor, predictor_span=predictor_span,
+            qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv, one_setting=size == 1,
+            predictor=predictor, predictor_span=predictor_span, grid_size=size, settings=settings,
         )
 
     @staticmethod

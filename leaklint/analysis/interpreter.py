@@ -21,8 +21,8 @@ from .facts import Facts
 from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
-from .slices import positional_sides
-from .syntax import const_str, entity_column, reads_files, span_of, tuning_objective
+from .slices import assigned_names, positional_sides
+from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, tuning_objective
 from .values import (
     UNKNOWN,
     Data,
@@ -92,13 +92,15 @@ class Interpreter(CallsMixin, RecordingMixin):
         module = Scope()
         self._module = module
         if head_slices:
-            subscripts, loop_names = [], set()
+            subscripts, loop_names, assigns = [], set(), []
             for node in ast.walk(tree):
                 if isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple)):
                     subscripts.append(node)
+                elif isinstance(node, ast.Assign):
+                    assigns.append(node)
                 elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                     loop_names.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
-            self._slices = positional_sides(subscripts, frozenset(loop_names))
+            self._slices = positional_sides(subscripts, frozenset(loop_names), assigned_names(assigns))
         self.exec_block(tree.body, module)
         # Functions never called from analysed code are analysed with unknown arguments;
         # analysing one may define more (nested functions), so the list grows as it goes.
@@ -411,9 +413,12 @@ class Interpreter(CallsMixin, RecordingMixin):
     # ------------------------------------------------------------ assignment
     def bind(self, name: str, value: Value, scope: Scope) -> None:
         if name in scope.globals and self._module is not scope:
-            self._module.env[name] = value
-        else:
-            scope.env[name] = value
+            scope = self._module
+        scope.env[name] = value
+        if self._dotted:  # a new object: what was set on the old one's attributes is gone
+            prefix = name + "."
+            for path in [p for p in scope.env if p.startswith(prefix)]:
+                del scope.env[path]
 
     def assign(self, target, value: Value, scope: Scope, source=None) -> None:
         if isinstance(target, ast.Name):
@@ -731,9 +736,14 @@ class Interpreter(CallsMixin, RecordingMixin):
         right = self.ev(node.right, scope)
         if isinstance(node.op, ast.Mod) and isinstance(left, Data) and left.texts:
             self._note_score_label([left] + (list(right.items) if isinstance(right, Seq) else [right]))
-        if not isinstance(node.op, ARITHMETIC):
+        if not isinstance(node.op, ARITHMETIC) or counts_codes(node):
             left, right = self._drop_stats(as_data(left)), self._drop_stats(as_data(right))
         self._compare_scores(as_data(left).scores, as_data(right).scores)
+        if isinstance(node.op, ast.Add):
+            # list(train_idx) + extra_indices: one fold's indices and rows of no split
+            for fold, other in ((left, right), (right, left)):
+                if isinstance(fold, FoldIndex) and not isinstance(other, FoldIndex) and not as_data(other).rows:
+                    return fold
         return self.derive([left, right], node)
 
     def _compare_scores(self, left: frozenset, right: frozenset) -> None:
@@ -785,8 +795,11 @@ class Interpreter(CallsMixin, RecordingMixin):
         return self.ev(node.value, scope)
 
     def ex_Dict(self, node, scope):
+        """Constant values keep the literal they spell: ``Model(**params)`` reads its settings."""
         keys = tuple(const_str(k) for k in node.keys)
-        return Seq(tuple(self.ev(v, scope) for v in node.values), keys if all(keys) else ())
+        values = tuple(with_literal(self.ev(v, scope), v) if isinstance(v, ast.Constant) else self.ev(v, scope)
+                       for v in node.values)
+        return Seq(values, keys if all(keys) else ())
 
     def ex_Lambda(self, node, scope):
         return Function(node, scope, id(node))
@@ -863,16 +876,20 @@ def _selected_columns(key, indexer: bool) -> Optional[list]:
 
 def _reseparated(node, base: Data, key) -> Optional[Data]:
     """``stacked.iloc[:len(train)]`` / ``[len(train):]`` of ``concat([train, test])``:
-    the two original frames again, not a split."""
+    the original frames again, not a split. A bound that counts other rows than the
+    sliced ones (``codes[:n_train]`` of codes computed over train, test and an external
+    table stacked) cuts the stack where one dataset ends, whatever the analysis knows of
+    the stack's rows; a third part (``[n_train:n_train + n_test]``) is the next dataset."""
     cut = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
     bound = key.items[0] if isinstance(key, Seq) and key.items else key
     counted = bound.size_of if isinstance(bound, Data) else frozenset()
-    if not isinstance(cut, ast.Slice) or not counted or not counted < base.rows:
+    if not isinstance(cut, ast.Slice) or not counted or counted >= base.rows:
         return None
+    rest = base.rows - counted if counted < base.rows else base.rows
     if cut.lower is None and cut.upper is not None:
         rows = counted
-    elif cut.upper is None and cut.lower is not None:
-        rows = base.rows - counted
+    elif cut.lower is not None:
+        rows = rest
     else:
         return None
     return Data(rows=rows, learned=base.learned, time=base.time)

@@ -248,3 +248,7 @@ PER_ROW_GROUP_METHODS = frozenset(
 # Look-ahead operations: they read rows after each row.
 BACKWARD_FILLS = frozenset(("bfill", "backfill"))
 FORWARD_FILL_METHODS = frozenset(("pad", "ffill"))
+
+# Calls that put their inputs' columns side by side when given ``axis=1``: the rows are
+# the first input's.
+SIDE_BY_SIDE = frozenset({("pandas", "concat")})

@@ -146,6 +146,8 @@ class RecordingMixin:
         data = as_data(x_val)
         built = span_of(est.node) if isinstance(est.node, ast.Call) else span_of(node)
         procedure = {"step": est.spec, "fit_method": method, "origins": {"step": built}}
+        if est.grid_size:
+            procedure["candidates"] = est.grid_size
         event = self._learn(
             "fit",
             est.qualname,
@@ -235,7 +237,8 @@ class RecordingMixin:
                 return f"{key[1]}({needed}=True)"
         if lib.lib_key(est.qualname)[0] == "catboost":
             keep = keyword_node(node, "use_best_model") or keyword_node(built, "use_best_model")
-            if keep is None or truthy_const(keep) is not False:
+            unpacked = dict(est.settings).get("use_best_model")
+            if (keep is None and unpacked is not False) or (keep is not None and truthy_const(keep) is not False):
                 return "CatBoost's best model (use_best_model)"
         return None
 

@@ -3,11 +3,13 @@
 A slice alone (``X[:1000]``) is a subsample, not a split. Two slices that cut at the
 same bound, one ending there and one starting there, are the two sides of a split;
 this pre-scan pairs them before the interpretation so either side is recognised
-wherever it appears.
+wherever it appears. The head is the training side unless the names the two slices are
+assigned to say otherwise (``X_valid, X_train = X[:5000], X[5000:]``).
 """
 from __future__ import annotations
 
 import ast
+import re
 
 _WRAPPERS = {"int", "len", "round", "math", "np", "floor", "ceil"}
 
@@ -40,11 +42,48 @@ def _row_slice(subscript: ast.Subscript):
     return key if isinstance(key, ast.Slice) and key.step is None else None
 
 
-def positional_sides(subscripts, loop_names=frozenset()) -> dict:
+_HELD_OUT_PARTS = {"test", "valid", "val", "validation", "holdout", "dev", "eval"}
+
+
+def named_side(name: str):
+    """"train" or "test" when a variable's name says which side of a split it holds."""
+    parts = [p for p in re.split(r"[^a-z]+", name.lower()) if p]
+    if any(p.startswith("train") for p in parts):
+        return "train"
+    if any(p in _HELD_OUT_PARTS for p in parts):
+        return "test"
+    return None
+
+
+def assigned_names(assigns) -> dict:
+    """Map id(Subscript node) -> the name it is assigned to (``a, b = x[:n], x[n:]`` too)."""
+    names = {}
+    for node in assigns:
+        if len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        pairs = [(target, value)]
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            pairs = zip(target.elts, value.elts)
+        for name, part in pairs:
+            if isinstance(name, ast.Name) and isinstance(part, ast.Subscript):
+                names[id(part)] = name.id
+    return names
+
+
+def _head_is_held_out(heads, tails, names) -> bool:
+    head_sides = {named_side(names.get(id(n), "")) for n in heads}
+    tail_sides = {named_side(names.get(id(n), "")) for n in tails}
+    return "test" in head_sides and "train" not in head_sides and "test" not in tail_sides
+
+
+def positional_sides(subscripts, loop_names=frozenset(), names=None) -> dict:
     """Map id(Subscript node) -> (bound text, "train" | "test") for paired slices.
 
     A bound that moves with a loop variable (``load.loc[:day]`` / ``load.loc[day:...]``
     for each forecast day) cuts windows, not one training and one held-out part.
+    ``names`` (from ``assigned_names``) lets the variables' names put the held-out part
+    first.
     """
     heads, tails = {}, {}
     for node in subscripts:
@@ -65,8 +104,9 @@ def positional_sides(subscripts, loop_names=frozenset()) -> dict:
             tails.setdefault(lower, []).append(node)
     sides = {}
     for bound in heads.keys() & tails.keys():
+        head, tail = ("test", "train") if _head_is_held_out(heads[bound], tails[bound], names or {}) else ("train", "test")
         for node in heads[bound]:
-            sides[id(node)] = (bound, "train")
+            sides[id(node)] = (bound, head)
         for node in tails[bound]:
-            sides[id(node)] = (bound, "test")
+            sides[id(node)] = (bound, tail)
     return sides

@@ -266,6 +266,26 @@ def one_candidate(node) -> bool:
     )
 
 
+def counts_codes(node: ast.BinOp) -> bool:
+    """``codes.max() + 1`` (or ``max(a.max(), b.max()) + 1``): the number of integer codes,
+    a size like a vocabulary's (an embedding's input size, a base to combine two codes),
+    not a statistic applied to the values."""
+    if not (isinstance(node.op, ast.Add) and isinstance(node.right, ast.Constant) and node.right.value == 1):
+        return False
+    call = node.left
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "max" and call.args:
+        return all(counts_codes(ast.BinOp(a, ast.Add(), node.right)) for a in call.args)
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "max"
+
+
+def side_by_side(node: ast.Call) -> bool:
+    """``pd.concat(frames, axis=1)``: the frames' columns side by side, on the same rows."""
+    axis = keyword_node(node, "axis")
+    if axis is None and len(node.args) > 1:
+        axis = node.args[1]
+    return isinstance(axis, ast.Constant) and axis.value in (1, "columns")
+
+
 def drops_columns(node: ast.Call) -> bool:
     """``drop(columns=...)``, ``drop(labels, axis=1)`` / ``axis="columns"`` (or axis as the
     second argument): columns go, no row does."""
