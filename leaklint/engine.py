@@ -248,9 +248,9 @@ def _lint(path, raw, rules, catalogs, time_functions) -> FileResult:
         result.errors.append(diagnostic(path, err.reason, err.line, err.cell))
     if file_is_suppressed(text):
         return result
-    facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None, path)
     # a fix rewrites the file as stored: none where a line was neutralised or a cell skipped
     fixable = text == source.text and not source.skipped and not cell_errors
+    facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None, path, fixable)
     result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs, fixable)
     result.depends = tuple(sorted(facts.depends.items()))
     return result

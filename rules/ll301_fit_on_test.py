@@ -120,6 +120,14 @@ def _scored_later(event, split, facts) -> bool:
     )
 
 
+def _scored_on_held_out(split, facts) -> bool:
+    """Some model is scored on the split's held-out side, anywhere in the file."""
+    return any(
+        any(r.side is not None and r.side.split == split.id and r.side.held_out for r in evaluation.rows)
+        for evaluation in facts.evaluations
+    )
+
+
 def _fitted_with_held_out(ctx) -> list:
     """A step fitted after the split on rows that include its held-out side
     (``scaler.fit(pd.concat([X_train, X_test]))``), applied to that side, which a
@@ -204,6 +212,9 @@ def check(ctx):
         split = ctx.facts.splits.get(event.held_out_sides[0].split)
         if split is not None and not _reaches_a_model(event, split, by_hand):
             continue
+        if (split is not None and split.kind == "slice" and event.kind == "fit" and event.has_labels
+                and not _scored_on_held_out(split, ctx.facts)):
+            continue  # a positional second training part (a calibration set, a blend): nothing is scored on it
         related = ()
         if split is not None:
             related = ((split.span, f"{event.data} is the held-out side of the split at {ctx.where(split.span)}"),)

@@ -702,7 +702,7 @@ class CallsMixin:
             if lib.lib_key(est.qualname) in lib.SEARCH_CLASSES:
                 if not (est.one_setting or one_candidate(est.node)):  # a grid of one setting chooses nothing
                     self._searches[event.id] = span_of(est.node) if est.node is not None else None
-                self._search(est, data, y_data, node, scope)
+                self._search(est, data, y_data, node, scope, event.id)
             if method == "fit":
                 return fitted
             if method in lib.RESAMPLE_METHODS:

@@ -105,6 +105,8 @@ class SplitEvent:
     use: str = "unknown"
     reached: frozenset = frozenset()  # ids of LearnEvents that reached a model through its rows
     distinct: bool = False  # what was split holds one row per value (unique ids), not entities' rows
+    handed_out: bool = False  # its parts are values the code holds (train_test_split), not a library's own
+    search: Optional[int] = None  # the fit id of the search whose folds these are
     # (fit id, Evaluation) of each model fitted on its training side and used on its
     # held-out side, the one the code most plainly reports first (reach.settle)
     evaluated: tuple = ()
@@ -205,6 +207,8 @@ class Facts:
     nested: set = field(default_factory=set)  # Spans where searches were built that were cross-validated whole
     label_learned: set = field(default_factory=set)  # LearnEvent ids that reached some labels (y)
     metric_rows: list = field(default_factory=list)  # (order, rows) of each metric function's call
+    read_sides: set = field(default_factory=set)  # Sides of splits whose rows some later code read
+    search_scores: set = field(default_factory=set)  # fit ids of searches whose CV scores code read
 
 
 @dataclass(frozen=True)

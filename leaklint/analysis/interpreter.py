@@ -86,9 +86,10 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._objective = 0  # inside a tuning objective (one trial of a study)
 
     # ------------------------------------------------------------------ entry
-    def run_module(self, tree: ast.Module, head_slices: bool = True) -> Facts:
+    def run_module(self, tree: ast.Module, head_slices: bool = True, complete: bool = True) -> Facts:
         """``head_slices``: the source may hold ``X[:n]``; only then are slices paired
-        into positional splits (the pre-scan walks the whole tree)."""
+        into positional splits (the pre-scan walks the whole tree). ``complete``: no line
+        of the source was left out of ``tree``."""
         module = Scope()
         self._module = module
         if head_slices:
@@ -106,11 +107,16 @@ class Interpreter(CallsMixin, RecordingMixin):
         # analysing one may define more (nested functions), so the list grows as it goes.
         done = set()
         index = 0
+        referenced = None
         while index < len(self._defined):
             func, scope = self._defined[index]
             index += 1
             if id(func) not in self._inlined and id(func) not in done:
                 done.add(id(func))
+                if referenced is None:
+                    referenced = _referenced_names(tree) if self._runs_as_script(tree) else False
+                if referenced is not False and func.name not in referenced:
+                    continue  # a script's or notebook's function that nothing names: dead code
                 # analysed alone, a function's result is its caller's business (nothing in
                 # this file reports it); an optuna-style objective scores one trial
                 self._standalone = True
@@ -120,7 +126,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                 finally:
                     self._standalone = False
                     self._objective -= tuning_objective(func)
-        settle(self.facts)
+        settle(self.facts, complete)
         return self.facts
 
     def new_id(self) -> int:
@@ -293,6 +299,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         value = self.ev(stmt.value, scope) if stmt.value is not None else None
         if value is not None:
             self._report([value], stmt, "returned")
+            for item in value.items if isinstance(value, Seq) else (value,):
+                self._note_read(item)  # the caller reads what is returned
         scope.returns = join(scope.returns, value) if value is not None else scope.returns
 
     def stmt_Global(self, stmt, scope):
@@ -556,12 +564,25 @@ class Interpreter(CallsMixin, RecordingMixin):
         counted = [b.size_of for b in bounds if isinstance(b, Data) and b.size_of]
         return replace(merge_data(bounds), size_of=counted[0]) if len(counted) == 1 else merge_data(bounds)
 
+    def _runs_as_script(self, tree: ast.Module) -> bool:
+        """A notebook, or a script with a ``__main__`` guard: run, not imported, so a
+        function nothing in it names is never called."""
+        if self._file and self._file.endswith(".ipynb"):
+            return True
+        return any(isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test) for stmt in tree.body)
+
+    def _note_read(self, value: Value) -> Value:
+        """Code reads ``value``: the sides of splits its rows come from are in use."""
+        if value.__class__ is Data and value.rows:
+            self.facts.read_sides.update(r.side for r in value.rows if r.side is not None)
+        return value
+
     def ex_Name(self, node, scope):
         value = scope.lookup(node.id)
         if isinstance(value, Imported):
             return self.imported(value)
         if value is not None:
-            return value
+            return self._note_read(value)
         starred = self._from_star(scope, node.id)
         if starred is not None:
             return starred
@@ -578,6 +599,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             path = self._path(node)
             bound = scope.lookup(path) if path else None
             if bound is not None:
+                self._note_read(bound)
                 return bound
         base = self.ev(node.value, scope)
         attr = node.attr
@@ -586,8 +608,10 @@ class Interpreter(CallsMixin, RecordingMixin):
         if isinstance(base, ModuleRef):
             return self.module_attribute(base, attr)
         if isinstance(base, Instance):
-            return self._heap.get((base.key, attr), UNKNOWN)
+            return self._note_read(self._heap.get((base.key, attr), UNKNOWN))
         if isinstance(base, Estimator):
+            if attr in lib.SEARCH_SCORES:
+                self.facts.search_scores |= base.fits
             tuned = self._tuned_attribute(base, attr)
             if tuned is not None:
                 return tuned
@@ -874,6 +898,17 @@ def _selected_columns(key, indexer: bool) -> Optional[list]:
     return None
 
 
+def _referenced_names(tree: ast.Module) -> set:
+    """Every name the code loads or reads as an attribute: what could call a function."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+    return names
+
+
 def _reseparated(node, base: Data, key) -> Optional[Data]:
     """``stacked.iloc[:len(train)]`` / ``[len(train):]`` of ``concat([train, test])``:
     the original frames again, not a split. A bound that counts other rows than the
@@ -906,6 +941,8 @@ def _per_row_fit(node) -> bool:
     )
 
 
-def analyze(tree: ast.Module, time_functions=frozenset(), head_slices: bool = True, path: Optional[str] = None) -> Facts:
-    """``path``: the analysed file, from which imports of the project's own modules are found."""
-    return Interpreter(time_functions, path).run_module(tree, head_slices)
+def analyze(tree: ast.Module, time_functions=frozenset(), head_slices: bool = True, path: Optional[str] = None,
+            complete: bool = True) -> Facts:
+    """``path``: the analysed file, from which imports of the project's own modules are
+    found; ``complete``: no line of it was neutralised and no cell skipped."""
+    return Interpreter(time_functions, path).run_module(tree, head_slices, complete)

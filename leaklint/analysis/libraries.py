@@ -191,6 +191,8 @@ ORDERING = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 SETTING_KEYWORDS = frozenset(("n", "frac", "random_state", "replace", "axis", "periods", "window", "min_periods"))
 
 # What a fitted selector shows a person reading it: scores that choose columns.
+# A search's cross-validated scores: read, they report what its folds measured.
+SEARCH_SCORES = frozenset(("best_score_", "cv_results_", "grid_scores_"))
 SCORE_ATTRIBUTES = frozenset(("scores_", "pvalues_", "ranking_", "support_", "get_support", "get_feature_names_out"))
 
 # Frame attributes that are metadata, not rows.

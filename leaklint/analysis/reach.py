@@ -19,7 +19,9 @@ from .values import Rows, Side
 ENCODING_KINDS = frozenset(("stat", "group-stat"))
 
 
-def settle(facts: Facts) -> None:
+def settle(facts: Facts, complete: bool = True) -> None:
+    """``complete``: every line of the file was analysed (none neutralised, no cell
+    skipped), so code that reads no part of a split shows that nothing is scored on it."""
     _swap_named_roles(facts)
     touched = {}  # split id -> learned ids that reached a model through its rows
     for sink in facts.sinks:
@@ -36,6 +38,16 @@ def settle(facts: Facts) -> None:
         elif split.kind == "slice" or (split.id in kinds and kinds[split.id] <= ENCODING_KINDS):
             # two slices at one bound (box[:2] / box[2:], plot colours) are a split only
             # when a model is fitted or scored on them
+            split.use = "other"
+        if split.search is not None and split.search not in facts.search_scores:
+            split.use = "other"  # a search's folds only chose settings: no score of them is read
+        if split.kind == "slice" and not any(
+            r.side is not None and r.side.split == split.id and r.side.held_out for ev in facts.evaluations for r in ev.rows
+        ):
+            split.use = "other"  # x[:n] / x[n:] with nothing scored on the tail: a second training part
+        if split.use == "evaluation" and complete and split.handed_out and Side("test", split.id) not in facts.read_sides:
+            # a model is fitted on the training side and no code reads the held-out side:
+            # nothing is evaluated on it (a model predicting new inputs, a final fit)
             split.use = "other"
     for split in facts.splits.values():
         split.evaluated = evaluated_models(facts, split)
@@ -75,6 +87,7 @@ def _swap_named_roles(facts: Facts) -> None:
             event.rows = swapped(event.rows)
         for evaluation in facts.evaluations:
             evaluation.rows = swapped(evaluation.rows)
+        facts.read_sides = {swap.get(side, side) for side in facts.read_sides}
         facts.sinks = [Sink(swapped(sink.rows), sink.learned) for sink in facts.sinks]
 
 

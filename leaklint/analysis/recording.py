@@ -224,6 +224,13 @@ class RecordingMixin:
         rounds = keyword_node(node, "early_stopping_rounds") or keyword_node(built, "early_stopping_rounds")
         if rounds is not None and truthy_const(rounds) is not False:
             return "early stopping"
+        settings = dict(est.settings)  # Model(**params)
+        if settings.get("early_stopping_rounds") or settings.get("early_stopping_round"):
+            return "early stopping"
+        if lib.lib_key(est.qualname)[0] == "catboost" and (
+            any(keyword_node(built, k) is not None for k in ("od_type", "od_wait")) or "od_type" in settings or "od_wait" in settings
+        ):
+            return "early stopping (CatBoost's overfitting detector)"
         callbacks = kwargs.get("callbacks")
         for callback in callbacks.items if isinstance(callbacks, Seq) else (callbacks,):
             if not isinstance(callback, Estimator):
@@ -237,7 +244,7 @@ class RecordingMixin:
                 return f"{key[1]}({needed}=True)"
         if lib.lib_key(est.qualname)[0] == "catboost":
             keep = keyword_node(node, "use_best_model") or keyword_node(built, "use_best_model")
-            unpacked = dict(est.settings).get("use_best_model")
+            unpacked = settings.get("use_best_model")
             if (keep is None and unpacked is not False) or (keep is not None and truthy_const(keep) is not False):
                 return "CatBoost's best model (use_best_model)"
         return None
@@ -322,6 +329,7 @@ class RecordingMixin:
             "split", qualname, node, data, node.args[0] if node.args else None, shuffled, span_of(node), procedure, labels
         )
         self._split_inputs(split, arrays)
+        split.handed_out = True
         outs = []
         for array in arrays:
             part = as_data(array)
@@ -342,6 +350,7 @@ class RecordingMixin:
         """``random_split(ds, [0.8, 0.2])``: a shuffled split; the first part trains."""
         split = self._new_split("split", qualname, node, data, node.args[0], True, span_of(node), {})
         self._split_inputs(split, [data])
+        split.handed_out = True
         parts = len(lengths.elts) if isinstance(lengths, (ast.List, ast.Tuple)) else 2
         return Seq(
             tuple(
@@ -390,7 +399,7 @@ class RecordingMixin:
         self._split_inputs(split, [x_val, y_val])
         return Data(learned=as_data(x_val).learned)
 
-    def _search(self, est: Estimator, data: Data, y_data, node, scope) -> None:
+    def _search(self, est: Estimator, data: Data, y_data, node, scope, fit_id: int) -> None:
         shuffled, shuffle_span, cv_spec = self._cv_setting(est.cv, keyword_node(est.node, "cv"))
         inner = est.inner
         built = est.node if isinstance(est.node, ast.Call) else node
@@ -405,6 +414,8 @@ class RecordingMixin:
         x_node = node.args[0] if node.args else None
         split = self._new_split("cv", est.qualname, node, whole, x_node, shuffled, shuffle_span, procedure, labels)
         self._split_inputs(split, [data, y_data])
+        if est.qualname.rsplit(".", 1)[-1] != "RFECV":  # RFECV's folds choose the features it keeps
+            split.search = fit_id
 
     def _folds(self, splitter: Estimator, args, kwargs, node) -> Folds:
         x_val = args[0] if args else kwargs.get("X", UNKNOWN)
