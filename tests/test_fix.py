@@ -245,7 +245,7 @@ def script(step, named, overwrite, chained, evaluation, shown, later, out) -> st
     else:
         lines.append('search = GridSearchCV(LogisticRegression(max_iter=500), {"C": [0.1, 1.0]}, cv=3)')
         lines.append(f"search.fit({out}, {y_name})")
-        lines.append("print(search.best_params_)")
+        lines.append("print(search.best_params_, search.cv_results_[\"mean_test_score\"])")
     if later:
         lines.append(f"print({out}.shape)")
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ information reaches rows that are later split or held out, a Contamination.
 from __future__ import annotations
 
 import ast
+import operator
 import os
 import re
 from dataclasses import replace
@@ -22,6 +23,7 @@ from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .slices import assigned_names, positional_sides
+from .specs import Mapping
 from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, tuning_objective
 from .values import (
     UNKNOWN,
@@ -319,7 +321,37 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def stmt_If(self, stmt, scope):
         self.ev(stmt.test, scope)
-        self._branches(scope, [stmt.body, stmt.orelse])
+        known = self._known_truth(stmt.test, scope)
+        if known is None:
+            self._branches(scope, [stmt.body, stmt.orelse])
+        else:  # if imbal == True: with imbal bound to the literal 0: only one branch runs
+            self.exec_block(stmt.body if known else stmt.orelse, scope)
+
+    _COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not}
+
+    def _known_truth(self, test, scope) -> Optional[bool]:
+        """The truth of a condition on names bound to literals (``flag``, ``not flag``,
+        ``mode == "fast"``); None when any part is not known from literal syntax."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = self._known_truth(test.operand, scope)
+            return None if inner is None else not inner
+        if isinstance(test, ast.Name):
+            literal = getattr(scope.lookup(test.id), "literal", None)
+            return bool(literal[0]) if literal is not None and not isinstance(literal[0], Mapping) else None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in self._COMPARISONS:
+            sides = []
+            for part in (test.left, test.comparators[0]):
+                if isinstance(part, ast.Constant):
+                    sides.append(part.value)
+                elif isinstance(part, ast.Name):
+                    literal = getattr(scope.lookup(part.id), "literal", None)
+                    if literal is None or not isinstance(literal[0], (bool, int, float, str, type(None))):
+                        return None
+                    sides.append(literal[0])
+                else:
+                    return None
+            return bool(self._COMPARISONS[type(test.ops[0])](*sides))
+        return None
 
     def stmt_While(self, stmt, scope):
         self.ev(stmt.test, scope)
