@@ -1,7 +1,8 @@
 """## What it does
 Flags a fit whose stopping point or kept checkpoint is chosen on the rows that are then
 scored: xgboost / lightgbm / catboost with `eval_set=[(X_test, y_test)]` and early
-stopping (`early_stopping_rounds`, `lgb.early_stopping`, CatBoost's `use_best_model`),
+stopping (`early_stopping_rounds`, `lgb.early_stopping`, CatBoost's `use_best_model` or
+its overfitting detector `od_type` / `od_wait`, also when set in a `**params` dict),
 the native `xgb.train(..., evals=...)` / `lgb.train(..., valid_sets=...)` with early
 stopping, and Keras `validation_data=(X_test, y_test)` with
 `EarlyStopping(restore_best_weights=True)` or `ModelCheckpoint(save_best_only=True)`,
@@ -71,6 +72,10 @@ ranks trials and is silent, as is one in a function nothing in the file calls. W
 each fold on its own validation fold is not flagged: the bias is of the same kind but
 small, and the out-of-fold score is read as a guide while the final model is judged on
 other rows (a leaderboard, a later test set).
+
+`leaklint audit` runs the code's booster: scikit-learn's at every stage
+(`staged_predict`), LightGBM's and XGBoost's scikit-learn models with their first k trees
+at 50 evenly spaced k, so the leaked and the honest run choose among the same stages.
 
 ## References
 - Prechelt, Early stopping — but when?, in Neural Networks: Tricks of the Trade, 1998.

@@ -243,6 +243,43 @@ def test_staged_scores_follow_the_stages():
     np.testing.assert_allclose(auc, [roc_auc_score(data.y, d) for d in model.staged_decision_function(data.X)])
 
 
+@pytest.mark.parametrize("library", ["lightgbm", "xgboost"])
+def test_boosters_without_staged_predict_are_read_with_their_first_trees(library):
+    """LightGBM's and XGBoost's classifiers: the stages are their first k trees, read at
+    STAGE_POINTS evenly spaced k; each stage's score is the booster's own prediction with
+    those trees, and the last is the whole model's."""
+    from sklearn.metrics import roc_auc_score
+
+    from leaklint.audit.procedures import STAGE_POINTS, all_stages, has_stages
+
+    module = pytest.importorskip(library)
+    data = make("gaussian", np.random.default_rng(0), 200, 5, CLASSIFICATION)
+    if library == "lightgbm":
+        model = module.LGBMClassifier(n_estimators=120, n_jobs=1, verbosity=-1, early_stopping_round=10)
+        first = {"num_iteration": 60}
+    else:
+        model = module.XGBClassifier(n_estimators=120, n_jobs=1, early_stopping_rounds=10)
+        first = {"iteration_range": (0, 60)}
+    assert has_stages(model)
+    grown = all_stages(model)  # its early stopping needs a validation set the audit does not give
+    fitted = grown.fit(data.X, data.y)
+    auc = staged_scores(fitted, get_scorer("roc_auc"), data.X, data.y)
+    assert len(auc) == STAGE_POINTS
+    assert auc[-1] == pytest.approx(roc_auc_score(data.y, fitted.predict_proba(data.X)[:, 1]))
+    halfway = STAGE_POINTS // 2 - 1  # 120 trees read at 50 points: the 25th is 60 trees
+    assert auc[halfway] == pytest.approx(roc_auc_score(data.y, fitted.predict_proba(data.X, **first)[:, 1]))
+
+
+def test_boosting_libraries_are_built_with_one_thread():
+    """Their OpenMP pool beside scikit-learn's deadlocked the worker (a seed hung until the
+    time limit); the user's n_jobs is never rebuilt, one thread is."""
+    from leaklint.audit.rebuild import build
+
+    pytest.importorskip("lightgbm")
+    model = build(CallSpec("lightgbm.LGBMRegressor", (), (("n_estimators", 10),)))
+    assert model.get_params()["n_jobs"] == 1 and model.get_params()["n_estimators"] == 10
+
+
 # -- screening the pieces (no worker) ----------------------------------------------------
 
 

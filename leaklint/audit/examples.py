@@ -56,11 +56,14 @@ STAT_STEPS = {
     "zscore": _SCALER,  # scipy.stats.zscore: the mean and spread at once
     # pd.qcut: bins at the quantiles of all rows (the code's number of bins, when given)
     "qcut": _call("sklearn.preprocessing.KBinsDiscretizer", encode="ordinal", strategy="quantile"),
+    # a quantile of all rows (a cap at the 99th percentile, an IQR filter): quantiles learned as a step
+    "quantile": _call("sklearn.preprocessing.RobustScaler"),
 }
 # The same statistics by their other names (numpy's nan-aware and alias functions).
 STAT_ALIASES = {
     "nanmean": "mean", "average": "mean", "nanstd": "std", "nanvar": "var", "nanmedian": "median",
     "amin": "min", "nanmin": "min", "amax": "max", "nanmax": "max", "ptp": "min",
+    "nanquantile": "quantile", "percentile": "quantile", "nanpercentile": "quantile",
 }
 
 # LL202: boosting as in the rule's example, at half the default stages (as the forests);

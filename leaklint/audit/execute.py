@@ -23,6 +23,7 @@ from leaklint.audit.procedures import (
     Pieces,
     all_stages,
     grouped_description,
+    has_stages,
     time_folds_description,
     time_ordered_description,
 )
@@ -333,9 +334,9 @@ def _rule_model(job: Job, model, task: str):
         why = ("the audit draws search configurations only for k-NN, single trees, linear models, SVMs, "
                "naive Bayes and discriminant analysis (a nested search of an ensemble or a network takes minutes per seed)")
     else:
-        if hasattr(built, "staged_predict"):
+        if has_stages(built):
             return model, [], []
-        why = "it has no boosting stages (staged_predict) to choose among"
+        why = "it has no boosting stages (staged_predict, or LightGBM's or XGBoost's first k trees) to choose among"
     example = examples.MODELS[job.code][task]
     note = f"model: `{describe(model)}` is not used: {why}; the rule's example, `{describe(example)}`, is used"
     return None, ["model"], [note]

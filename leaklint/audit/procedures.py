@@ -20,6 +20,7 @@ from sklearn.model_selection import (
     train_test_split,
 )
 from sklearn.pipeline import Pipeline
+from sklearn.utils.metaestimators import available_if
 
 CLASSIFICATION = "classification"
 LL301_MODEL = "LL301/model"  # LL301 when the step refitted on the test rows is the model itself
@@ -355,6 +356,24 @@ def stopped_on_test(p: Pieces, X, y):
     return _finite_mean(p, leaked), _finite_mean(p, honest)
 
 
+# Boosters without ``staged_predict`` (LightGBM's and XGBoost's scikit-learn models) are
+# read at this many stages, evenly spaced up to their last tree: the leaked and the honest
+# run choose among the same stages.
+STAGE_POINTS = 50
+# How such a booster predicts with its first k trees: the keyword and its value for k.
+_FIRST_TREES = {"lightgbm": lambda k: {"num_iteration": k}, "xgboost": lambda k: {"iteration_range": (0, k)}}
+
+
+def _library(model) -> str:
+    return type(model).__module__.split(".")[0]
+
+
+def has_stages(model) -> bool:
+    """Whether the stage a booster keeps can be chosen: scikit-learn's ``staged_predict``,
+    or LightGBM's / XGBoost's prediction with the first k trees."""
+    return hasattr(model, "staged_predict") or _library(model) in _FIRST_TREES
+
+
 def all_stages(model):
     """The model without its own early stopping, so that every stage is grown and seen."""
     params = model.get_params(deep=False)
@@ -363,6 +382,9 @@ def all_stages(model):
         changes["early_stopping"] = False
     elif "early_stopping" not in params and params.get("n_iter_no_change") is not None:  # GradientBoosting*
         changes["n_iter_no_change"] = None
+    for key in ("early_stopping_rounds", "early_stopping_round"):  # XGBoost's, LightGBM's
+        if params.get(key) is not None and _library(model) in _FIRST_TREES:
+            changes[key] = None
     return clone(model).set_params(**changes) if changes else model
 
 
@@ -380,12 +402,22 @@ class _StagedOutputs:
     def __init__(self, fitted, X):
         self.fitted, self.X = fitted, X
         self.classes_ = getattr(fitted, "classes_", None)
-        self._cache = {"predict": list(fitted.staged_predict(X))}
+        self._first_trees = None if hasattr(fitted, "staged_predict") else _FIRST_TREES[_library(fitted)]
+        self._points = None
+        if self._first_trees is not None:
+            trees = int(fitted.n_estimators)
+            self._points = sorted({max(1, round(i * trees / STAGE_POINTS)) for i in range(1, STAGE_POINTS + 1)})
+        self._cache = {"predict": self._staged("predict")}
         self.stages = len(self._cache["predict"])
+
+    def _staged(self, method: str) -> list:
+        if self._first_trees is None:
+            return list(getattr(self.fitted, f"staged_{method}")(self.X))
+        return [getattr(self.fitted, method)(self.X, **self._first_trees(k)) for k in self._points]
 
     def get(self, method: str, stage: int):
         if method not in self._cache:
-            self._cache[method] = list(getattr(self.fitted, f"staged_{method}")(self.X))
+            self._cache[method] = self._staged(method)
         return self._cache[method][stage]
 
 
@@ -410,7 +442,8 @@ class _StageClassifier(ClassifierMixin, _StageRegressor):
     def predict_proba(self, X):
         return self.outputs.get("predict_proba", self.stage)
 
-    def decision_function(self, X):
+    @available_if(lambda self: hasattr(self.outputs.fitted, "decision_function"))
+    def decision_function(self, X):  # (LightGBM's and XGBoost's classifiers have none)
         return self.outputs.get("decision_function", self.stage)
 
 

@@ -35,11 +35,17 @@ def sanitise(spec):
     return spec
 
 
+# Libraries whose models run their own thread pools unless told one thread.
+ONE_THREAD = frozenset({"lightgbm", "xgboost"})
+
+
 def build(spec):
     """The object a sanitised spec describes."""
     if isinstance(spec, CallSpec):
         target = resolve(spec.qualname)
         args, kwargs = [build(a) for a in spec.args], {k: build(v) for k, v in spec.kwargs}
+        if spec.qualname.split(".", 1)[0] in ONE_THREAD:
+            kwargs["n_jobs"] = 1  # their own OpenMP threads beside scikit-learn's can deadlock the worker
         try:
             return target(*args, **kwargs)
         except TypeError as exc:  # an argument of another version (SMOTE(ratio=...) in old imblearn)
