@@ -23,7 +23,7 @@ from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .slices import assigned_names, positional_sides
-from .specs import Mapping
+from .specs import Mapping, Opaque, text_of
 from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, tuning_objective
 from .values import (
     UNKNOWN,
@@ -379,7 +379,24 @@ class Interpreter(CallsMixin, RecordingMixin):
                 self._reading_loops.pop()
         self.exec_block(stmt.orelse, scope)
         self._write_back(stmt.target, self._origins.get(id(iterable), ()), scope)
+        self._fitted_in_container(stmt, scope)
         self._join_into(scope, before)
+
+    def _fitted_in_container(self, stmt, scope) -> None:
+        """``for name, model in models.items(): model.fit(X, y)`` fits the dict's models
+        (and ``for model in models:`` the list's): a later loop over them uses fitted ones."""
+        loop, target = stmt.iter, stmt.target
+        if isinstance(loop, ast.Call) and isinstance(loop.func, ast.Attribute) and loop.func.attr in ("items", "values"):
+            if loop.func.attr == "items":
+                target = target.elts[-1] if isinstance(target, ast.Tuple) and len(target.elts) == 2 else None
+            loop = loop.func.value
+        if not isinstance(loop, ast.Name) or not isinstance(target, ast.Name):
+            return
+        final, container = scope.env.get(target.id), scope.lookup(loop.id)
+        if not (isinstance(final, Estimator) and final.fits and isinstance(container, Seq)):
+            return
+        items = tuple(replace(i, fits=i.fits | final.fits) if isinstance(i, Estimator) else i for i in container.items)
+        self.bind(loop.id, replace(container, items=items), scope)
 
     def _tagged_per_file(self, rows, column) -> None:
         """``df["subject"] = name`` for each file a loop reads: each entity brings the rows
@@ -851,11 +868,19 @@ class Interpreter(CallsMixin, RecordingMixin):
         return self.ev(node.value, scope)
 
     def ex_Dict(self, node, scope):
-        """Constant values keep the literal they spell: ``Model(**params)`` reads its settings."""
+        """A display with string keys holds the literal settings it spells (a value bound to
+        a literal counts; any other value is Opaque): ``Model(**params)`` reads them."""
         keys = tuple(const_str(k) for k in node.keys)
-        values = tuple(with_literal(self.ev(v, scope), v) if isinstance(v, ast.Constant) else self.ev(v, scope)
+        values = tuple(with_literal(self.ev(v, scope), v) if isinstance(v, _LITERAL_NODES) else self.ev(v, scope)
                        for v in node.values)
-        return Seq(values, keys if all(keys) else ())
+        if not keys or not all(keys):
+            return Seq(values, ())
+        settings = []
+        for key, value_node, value in zip(keys, node.values, values):
+            literal = getattr(value, "literal", None)
+            known = literal is not None and not isinstance(literal[0], Mapping)
+            settings.append((key, literal[0] if known else Opaque(text_of(value_node))))
+        return Seq(values, keys, literal=(Mapping(tuple(settings)),))
 
     def ex_Lambda(self, node, scope):
         return Function(node, scope, id(node))
@@ -928,6 +953,9 @@ def _selected_columns(key, indexer: bool) -> Optional[list]:
     if isinstance(key, Seq) and key.items and all(isinstance(i, Data) and len(i.texts) == 1 for i in key.items):
         return [next(iter(i.texts)) for i in key.items]
     return None
+
+
+_LITERAL_NODES = (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp)
 
 
 def _referenced_names(tree: ast.Module) -> set:

@@ -367,8 +367,24 @@ def _selector_estimator(step) -> Optional[CallSpec]:
 def _accepted(result: Plan, piece: str, spec, role: str):
     if accepts(spec, role):
         return spec
+    written = _literal_settings(spec) if role == "model" else None
+    if written is not None and accepts(written, role):
+        # Ridge(alpha=alpha): the class and its literal settings, the library's defaults for the
+        # rest (a step's settings, k or a threshold, size the leak itself: never guessed)
+        dropped = ", ".join(f"{k}={describe(v)}" for k, v in spec.kwargs if isinstance(v, Opaque))
+        result.notes.append(f"{piece}: `{dropped}` is not a literal; the library's default is used for it")
+        return written
     result.substitute(piece, spec)
     return None
+
+
+def _literal_settings(spec) -> Optional[CallSpec]:
+    """``spec`` without its keyword arguments that are not literal syntax; None when a
+    positional argument is not, or nothing is dropped."""
+    if not isinstance(spec, CallSpec) or any(isinstance(a, Opaque) for a in spec.args):
+        return None
+    kept = tuple((k, v) for k, v in spec.kwargs if not isinstance(v, Opaque))
+    return CallSpec(spec.qualname, spec.args, kept) if len(kept) < len(spec.kwargs) else None
 
 
 def _stat(result: Plan, raw) -> str:
