@@ -128,7 +128,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                 finally:
                     self._standalone = False
                     self._objective -= tuning_objective(func)
-        settle(self.facts, complete)
+        settle(self.facts, complete, notebook=bool(self._file and self._file.endswith(".ipynb")))
         return self.facts
 
     def new_id(self) -> int:
@@ -530,12 +530,15 @@ class Interpreter(CallsMixin, RecordingMixin):
         base_node = container
         if isinstance(base_node, ast.Attribute) and base_node.attr in ("loc", "iloc", "at", "iat"):
             base_node = base_node.value
+        slot = None
         if target is not None:
-            self.ev(target.slice, scope)
+            slot = self.ev(target.slice, scope)
             self._report([value], target, "stored")
         if isinstance(base_node, (ast.Name, ast.Attribute)):
             current = self.ev(base_node, scope)
-            key = const_str(target.slice) if target is not None else column
+            key = column
+            if target is not None:  # df["date"] = ..., or df[date_column] with date_column handed "date"
+                key = const_str(target.slice) or (_single_text(slot) if isinstance(target.slice, ast.Name) else None)
             if isinstance(current, Seq) and current.keys and key is not None:
                 keys, items = current.keys, current.items
                 if key in keys:

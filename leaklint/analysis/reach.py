@@ -19,9 +19,11 @@ from .values import Rows, Side
 ENCODING_KINDS = frozenset(("stat", "group-stat"))
 
 
-def settle(facts: Facts, complete: bool = True) -> None:
+def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
     """``complete``: every line of the file was analysed (none neutralised, no cell
-    skipped), so code that reads no part of a split shows that nothing is scored on it."""
+    skipped), so code that reads no part of a split shows that nothing is scored on it.
+    ``notebook``: no other file runs its code, so a split no model uses in it evaluates
+    nothing (a script's split may feed a model in the next script)."""
     _swap_named_roles(facts)
     touched = {}  # split id -> learned ids that reached a model through its rows
     for sink in facts.sinks:
@@ -39,6 +41,8 @@ def settle(facts: Facts, complete: bool = True) -> None:
             # two slices at one bound (box[:2] / box[2:], plot colours) are a split only
             # when a model is fitted or scored on them
             split.use = "other"
+        if notebook and complete and split.use == "unknown" and split.kind in ("split", "folds"):
+            split.use = "other"  # a preprocessing notebook: split, but no model in it
         if split.search is not None and split.search not in facts.search_scores:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
         if split.kind == "slice" and not any(
