@@ -19,6 +19,7 @@ from typing import Callable, Optional
 
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
 from .analysis.libraries import NATIVE_TRAIN, lib_key
+from .analysis.networks import as_mlp
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Known limitations", "References")
 _CODE_BLOCK = re.compile(r"```(?:python)?\n(.*?)```", re.S)
@@ -235,7 +236,10 @@ def model_pieces(event: LearnEvent) -> dict:
     a native booster's training call is read as the library's estimator class."""
     pieces = {"model": event.model, "origins": {"model": event.built or event.span}}
     if lib_key(event.qualname) in NATIVE_TRAIN:
-        pieces["model_via"] = f"{event.qualname.split('.', 1)[0]}.train"
+        pieces["model_via"] = f"{event.qualname.split('.', 1)[0]}.train(params, ...) with literal params"
+    network = as_mlp(event.model)
+    if network is not None:
+        pieces.update(model=network, model_via="a Keras Sequential of dense layers")
     return pieces
 
 

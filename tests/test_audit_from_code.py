@@ -322,6 +322,47 @@ def test_column_arguments_map_onto_the_synthetic_columns():
     from_code(result, "step", 3)
 
 
+@pytest.mark.parametrize("built", [
+    """model = tf.keras.Sequential()
+        model.add(tf.keras.layers.Dense(64, activation="relu", input_shape=(8,)))
+        model.add(tf.keras.layers.Dropout(0.2))
+        model.add(tf.keras.layers.Dense(units=32, activation="relu"))
+        model.add(tf.keras.layers.Dense(1, activation="sigmoid"))""",
+    """model = tf.keras.Sequential([tf.keras.layers.Input(shape=(8,)), tf.keras.layers.Dense(64, activation="relu"),
+                                     tf.keras.layers.Dense(32, activation="relu"), tf.keras.layers.Dense(1, activation="sigmoid")])""",
+])
+def test_a_keras_stack_of_dense_layers_runs_as_scikit_learns_perceptron(built):
+    result = only(f"""\
+        import tensorflow as tf
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t").values, df["t"].values
+        X = StandardScaler().fit_transform(X)
+        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, random_state=0)
+        {built}
+        model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
+        model.fit(X_tr, y_tr, epochs=20)
+        print(model.evaluate(X_te, y_te))
+    """, "LL101")
+    assert result.job.model == call("sklearn.neural_network.MLPClassifier", hidden_layer_sizes=(64, 32), activation="relu")
+    assert any("a Keras Sequential of dense layers runs as" in note for note in result.notes)
+    from_code(result, "model", 6)
+
+
+def test_a_recurrent_keras_network_is_not_translated():
+    result = only("""\
+        import tensorflow as tf
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t").values, df["t"].values
+        X = StandardScaler().fit_transform(X)
+        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, random_state=0)
+        model = tf.keras.Sequential([tf.keras.layers.LSTM(32), tf.keras.layers.Dense(1)])
+        model.compile(optimizer="adam", loss="mse")
+        model.fit(X_tr, y_tr, epochs=20)
+        print(model.evaluate(X_te, y_te))
+    """, "LL101")
+    assert result.job.model is None and "model" in result.substituted
+
+
 # ------------------------------------------------------------ never evaluated
 # Each form of a constructor argument, spelled so that evaluating it would create a file.
 MARKED = {

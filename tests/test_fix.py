@@ -319,6 +319,8 @@ def test_notebook_fix_spans_cells_and_keeps_magics(tmp_path):
                                   outputs=[nbformat.v4.new_output("execute_result", data={"text/plain": "x"},
                                                                   execution_count=2)]),
         nbformat.v4.new_code_cell("!ls\nX_train, X_test, y_train, y_test = train_test_split(X_scaled, y)"),
+        nbformat.v4.new_code_cell("from sklearn.linear_model import LogisticRegression\n"
+                                  "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))"),
     ]
     path = tmp_path / "nb.ipynb"
     nbformat.write(nb, str(path))

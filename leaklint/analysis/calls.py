@@ -691,6 +691,13 @@ class CallsMixin:
         return merge_data([receiver] + args + list(kwargs.values()))
 
     def _estimator_method(self, est: Estimator, method, args, kwargs, node, scope) -> Value:
+        if method == "add" and est.qualname.endswith(".Sequential") and len(node.args) == 1 and isinstance(node.func, ast.Attribute):
+            # model.add(Dense(64, activation="relu")): the layer joins the model's description
+            layers = list(est.spec.args[0]) if isinstance(est.spec, CallSpec) and est.spec.args and isinstance(est.spec.args[0], list) else []
+            layer = to_spec(node.args[0], self._resolve(scope), self._bound(scope))
+            spec = CallSpec(est.qualname, (layers + [layer],), est.spec.kwargs if isinstance(est.spec, CallSpec) else ())
+            self._rebind(node.func.value, replace(est, spec=spec, predictor=spec), scope)
+            return UNKNOWN
         if method == "split" and est.shuffled is not None:
             return self._folds(est, args, kwargs, node)
         if method == "optimize" and est.qualname == lib.STUDY and args:

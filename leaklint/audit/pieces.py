@@ -148,8 +148,7 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
             pieces["model"] = _accepted(result, "model", proc.get("model"), "model")
             if pieces["model"] is not None and proc.get("model_via"):
                 result.notes.append(
-                    f"model: {proc['model_via']}(params, ...) with literal params runs as "
-                    f"`{describe(pieces['model'])}`, its scikit-learn interface"
+                    f"model: {proc['model_via']} runs as `{describe(pieces['model'])}`, its scikit-learn counterpart"
                 )
     # (A search's cv is its evaluation: LL304 reads no split.)
     pieces.update(_evaluation(result, code, proc.get("cv"), None if code == "LL304" else proc.get("split")))
