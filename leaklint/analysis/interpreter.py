@@ -301,8 +301,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         value = self.ev(stmt.value, scope) if stmt.value is not None else None
         if value is not None:
             self._report([value], stmt, "returned")
-            for item in value.items if isinstance(value, Seq) else (value,):
-                self._note_read(item)  # the caller reads what is returned
+            self._note_read(value)  # the caller reads what is returned
         scope.returns = join(scope.returns, value) if value is not None else scope.returns
 
     def stmt_Global(self, stmt, scope):
@@ -624,9 +623,11 @@ class Interpreter(CallsMixin, RecordingMixin):
         return any(isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test) for stmt in tree.body)
 
     def _note_read(self, value: Value) -> Value:
-        """Code reads ``value``: the sides of splits its rows come from are in use."""
-        if value.__class__ is Data and value.rows:
-            self.facts.read_sides.update(r.side for r in value.rows if r.side is not None)
+        """Code reads ``value`` (or a tuple of parts: ``parts[1]``): the sides of splits its
+        rows come from are in use."""
+        for item in value.items if value.__class__ is Seq else (value,):
+            if item.__class__ is Data and item.rows:
+                self.facts.read_sides.update(r.side for r in item.rows if r.side is not None)
         return value
 
     def ex_Name(self, node, scope):
