@@ -69,7 +69,7 @@ FunctionTransformer, Normalizer) and vocabulary-only encoders are not reported.
 - The seeds' note on preprocessing inside each fold: "Recalculating the mean or
   standard deviation on the held-out fold" is the first common mistake.
 """
-from leaklint.analysis.facts import disjoint_rows
+from leaklint.analysis.facts import disjoint_rows, holds_held_out
 from leaklint.ruleset import combined, held_out_procedure, learn_hit, short
 
 CODE = "LL301"
@@ -113,19 +113,12 @@ def _learned_step(event, ctx) -> bool:
 def _scored_later(event, split, facts) -> bool:
     """A model is scored on the split's held-out side after the step was fitted (ids
     follow the order of analysis); without that, the fit is a refit for deployment."""
-    return any(
-        evaluation.id > event.id
-        and any(r.side is not None and r.side.split == split.id and r.side.held_out for r in evaluation.rows)
-        for evaluation in facts.evaluations
-    )
+    return any(evaluation.id > event.id and holds_held_out(evaluation.rows, split.id) for evaluation in facts.evaluations)
 
 
 def _scored_on_held_out(split, facts) -> bool:
     """Some model is scored on the split's held-out side, anywhere in the file."""
-    return any(
-        any(r.side is not None and r.side.split == split.id and r.side.held_out for r in evaluation.rows)
-        for evaluation in facts.evaluations
-    )
+    return any(holds_held_out(evaluation.rows, split.id) for evaluation in facts.evaluations)
 
 
 def _fitted_with_held_out(ctx) -> list:

@@ -19,8 +19,8 @@ from .scope import MAX_CALL_DEPTH, MAX_MODULE_DEPTH, BudgetExceeded, Scope
 from .specs import CallSpec, Mapping, literal_of, to_spec
 from .project import PATH_ATTRIBUTE
 from .syntax import (
-    side_by_side,
     aggregated_columns,
+    along_columns,
     aggregates_values,
     const_str,
     drops_columns,
@@ -146,14 +146,18 @@ def _lead(method, node) -> int:
 
 
 def _mutated(mapping: Seq, method: str, args, kwargs) -> Seq:
-    """A dict display after ``params.update({...})`` (the new keys win); after any other
-    change its keys are no longer known."""
+    """A dict display after ``params.update({...})``: the new keys win, in its items and in
+    the literal settings it spells; after any other change neither is known."""
     other = args[0] if method == "update" and len(args) == 1 and not kwargs else None
     if not (isinstance(other, Seq) and other.keys):
         return Seq(mapping.items, ())
     kept = [(k, v) for k, v in zip(mapping.keys, mapping.items) if k not in other.keys]
     kept += list(zip(other.keys, other.items))
-    return Seq(tuple(v for _, v in kept), tuple(k for k, _ in kept))
+    literal = None
+    if isinstance(mapping.literal, tuple) and isinstance(other.literal, tuple):
+        settings = dict(mapping.literal[0].items) | dict(other.literal[0].items)
+        literal = (Mapping(tuple(settings.items())),)
+    return Seq(tuple(v for _, v in kept), tuple(k for k, _ in kept), literal=literal)
 
 
 def _grid_size(grid) -> Optional[int]:
@@ -204,11 +208,12 @@ class CallsMixin:
             if isinstance(receiver, ModuleRef):
                 return self._call_value(self.module_attribute(receiver, func.attr), node, scope)
             args, kwargs = self._arguments(node, scope, literals=isinstance(receiver, Instance))
-            if getattr(receiver, "literal", None) is not None and func.attr in MUTATING_METHODS:
+            if func.attr in MUTATING_METHODS and isinstance(receiver, Seq) and receiver.keys:
+                receiver = _mutated(receiver, func.attr, args, kwargs)
+                self._rebind(func.value, receiver, scope)
+            elif func.attr in MUTATING_METHODS and getattr(receiver, "literal", None) is not None:
                 receiver = replace(receiver, literal=None)
                 self._rebind(func.value, receiver, scope)
-            if isinstance(receiver, Seq) and receiver.keys and func.attr in MUTATING_METHODS:
-                self._rebind(func.value, _mutated(receiver, func.attr, args, kwargs), scope)
             if func.attr in lib.REPORT_METHODS:
                 self._report(args + list(kwargs.values()), node, "stored" if func.attr in ("append", "extend") else "logged")
             if isinstance(receiver, Data) and func.attr in lib.FIT_METHODS and receiver.grouped is None:
@@ -516,7 +521,7 @@ class CallsMixin:
         if not data.rows and not data.learned and not data.time and not data.scores:
             return Data(rows=self.fresh_rows(), made_by=made_by)
         derived = replace(self.derive([data], node), made_by=made_by)
-        if key in lib.SIDE_BY_SIDE and args and isinstance(args[0], Seq) and args[0].items and side_by_side(node):
+        if key in lib.SIDE_BY_SIDE and args and isinstance(args[0], Seq) and args[0].items and along_columns(node):
             first = as_data(args[0].items[0]).rows
             if first:  # concat([X, new_columns], axis=1): X's rows with more columns
                 return replace(derived, rows=first)
@@ -644,14 +649,9 @@ class CallsMixin:
         if key in lib.SEARCH_CLASSES and key[1] != "RFECV":
             predictor = inner.predictor if isinstance(inner, Estimator) else None
             predictor_span = inner.predictor_span if isinstance(inner, Estimator) else None
-        unpacked = kwargs.get("**")
-        settings = ()
-        if isinstance(unpacked, Seq) and unpacked.keys:  # Model(**params): the params' literal values
-            settings = tuple((k, v.literal[0]) for k, v in zip(unpacked.keys, unpacked.items)
-                             if getattr(v, "literal", None) is not None)
         return Estimator(
             qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv, one_setting=size == 1,
-            predictor=predictor, predictor_span=predictor_span, grid_size=size, settings=settings,
+            predictor=predictor, predictor_span=predictor_span, grid_size=size,
         )
 
     @staticmethod
@@ -1060,4 +1060,3 @@ def _native_model(key, node, bound) -> Optional[CallSpec]:
 def _objective_in(root: str, objective: str, table: dict) -> bool:
     """xgboost's objectives are prefixed by their kind ("binary:logistic"); lightgbm's are names."""
     return objective.startswith(table[root]) if root == "xgboost" else objective in table[root]
-

@@ -219,6 +219,11 @@ class Sink:
     learned: frozenset
 
 
+def holds_held_out(rows, split_id: int) -> bool:
+    """Some of ``rows`` are the held-out side of split ``split_id``."""
+    return any(r.side is not None and r.side.split == split_id and r.side.held_out for r in rows)
+
+
 def saw_held_out(learned: frozenset, split: "SplitEvent") -> bool:
     """True when rows learned from include ``split``'s held-out rows and some others.
 

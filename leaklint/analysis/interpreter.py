@@ -23,7 +23,7 @@ from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .slices import assigned_names, positional_sides
-from .specs import Mapping, Opaque, text_of
+from .specs import Mapping, Opaque, opaque_text
 from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, tuning_objective
 from .values import (
     UNKNOWN,
@@ -883,7 +883,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         for key, value_node, value in zip(keys, node.values, values):
             literal = getattr(value, "literal", None)
             known = literal is not None and not isinstance(literal[0], Mapping)
-            settings.append((key, literal[0] if known else Opaque(text_of(value_node))))
+            settings.append((key, literal[0] if known else Opaque(opaque_text(value_node))))
         return Seq(values, keys, literal=(Mapping(tuple(settings)),))
 
     def ex_Lambda(self, node, scope):

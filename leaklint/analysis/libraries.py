@@ -190,9 +190,9 @@ ORDERING = (ast.Gt, ast.GtE, ast.Lt, ast.LtE)
 # Keyword arguments of data methods that are settings, not values mixed into the rows.
 SETTING_KEYWORDS = frozenset(("n", "frac", "random_state", "replace", "axis", "periods", "window", "min_periods"))
 
-# What a fitted selector shows a person reading it: scores that choose columns.
 # A search's cross-validated scores: read, they report what its folds measured.
 SEARCH_SCORES = frozenset(("best_score_", "cv_results_", "grid_scores_"))
+# What a fitted selector shows a person reading it: scores that choose columns.
 SCORE_ATTRIBUTES = frozenset(("scores_", "pvalues_", "ranking_", "support_", "get_support", "get_feature_names_out"))
 
 # Frame attributes that are metadata, not rows.

@@ -10,7 +10,7 @@ split's rows were fitted or scored on.
 """
 from __future__ import annotations
 
-from .facts import Facts, Sink, saw_held_out
+from .facts import Facts, Sink, holds_held_out, saw_held_out
 from .values import Rows, Side
 
 # Learned by hand from a split's sides with no model in sight: an out-of-fold encoding
@@ -45,9 +45,7 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
             split.use = "other"  # a preprocessing notebook: split, but no model in it
         if split.search is not None and split.search not in facts.search_scores:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
-        if split.kind == "slice" and not any(
-            r.side is not None and r.side.split == split.id and r.side.held_out for ev in facts.evaluations for r in ev.rows
-        ):
+        if split.kind == "slice" and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations):
             split.use = "other"  # x[:n] / x[n:] with nothing scored on the tail: a second training part
         if split.use == "evaluation" and complete and split.handed_out and Side("test", split.id) not in facts.read_sides:
             # a model is fitted on the training side and no code reads the held-out side:
@@ -103,7 +101,7 @@ def evaluated_models(facts: Facts, split) -> tuple:
         return ()  # its model is the cross-validation call's own argument
     found = []
     for evaluation in facts.evaluations:
-        if not any(r.side is not None and r.side.split == split.id and r.side.held_out for r in evaluation.rows):
+        if not holds_held_out(evaluation.rows, split.id):
             continue
         for fit_id in sorted(evaluation.fits):
             event = facts.learns.get(fit_id)

@@ -23,7 +23,7 @@ from .facts import (
     TuningReport,
     saw_held_out,
 )
-from .specs import CallSpec, Mapping, to_spec
+from .specs import CallSpec, Mapping, Opaque, to_spec
 from .syntax import (
     keyword_node,
     keyword_true,
@@ -224,7 +224,9 @@ class RecordingMixin:
         rounds = keyword_node(node, "early_stopping_rounds") or keyword_node(built, "early_stopping_rounds")
         if rounds is not None and truthy_const(rounds) is not False:
             return "early stopping"
-        settings = dict(est.settings)  # Model(**params)
+        # its literal settings, Model(**params) included
+        written = est.spec.kwargs if isinstance(est.spec, CallSpec) else ()
+        settings = {k: v for k, v in written if not isinstance(v, Opaque)}
         if settings.get("early_stopping_rounds") or settings.get("early_stopping_round"):
             return "early stopping"
         if lib.lib_key(est.qualname)[0] == "catboost" and (

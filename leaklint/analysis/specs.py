@@ -65,7 +65,7 @@ def to_spec(node: ast.AST, resolve: Callable[[ast.AST], Optional[str]], bound: O
         inner = to_spec(node.operand, resolve, bound)
         if isinstance(inner, (int, float)) and not isinstance(inner, bool):
             return -inner if isinstance(node.op, ast.USub) else inner
-        return Opaque(text_of(node))
+        return Opaque(opaque_text(node))
     kind = _LITERAL_CONTAINERS.get(type(node))
     if kind is not None:
         items = [to_spec(elt, resolve, bound) for elt in node.elts]
@@ -77,11 +77,11 @@ def to_spec(node: ast.AST, resolve: Callable[[ast.AST], Optional[str]], bound: O
         found = bound(node) if bound is not None else None
         if found is not None and not isinstance(found[0], Mapping):
             return found[0]
-        return Opaque(text_of(node))
+        return Opaque(opaque_text(node))
     if isinstance(node, ast.Call):
         qualname = resolve(node.func)
         if not qualname or any(isinstance(a, ast.Starred) for a in node.args):
-            return Opaque(text_of(node))
+            return Opaque(opaque_text(node))
         kwargs = []
         for keyword in node.keywords:
             if keyword.arg is not None:
@@ -89,12 +89,12 @@ def to_spec(node: ast.AST, resolve: Callable[[ast.AST], Optional[str]], bound: O
                 continue
             unpacked = _unpacked(keyword.value, bound)
             if unpacked is None:
-                return Opaque(text_of(node))
+                return Opaque(opaque_text(node))
             kwargs.extend(unpacked)
         if len({name for name, _ in kwargs}) != len(kwargs):
-            return Opaque(text_of(node))  # a keyword given twice fails when called
+            return Opaque(opaque_text(node))  # a keyword given twice fails when called
         return CallSpec(qualname, tuple(to_spec(a, resolve, bound) for a in node.args), tuple(kwargs))
-    return Opaque(text_of(node))
+    return Opaque(opaque_text(node))
 
 
 def literal_of(node: ast.AST) -> Optional[tuple]:
@@ -147,7 +147,7 @@ def is_safe(value, allowed: Callable[[str], bool]) -> bool:
     return value is None or isinstance(value, (bool, int, float, str))
 
 
-def text_of(node: ast.AST) -> str:
+def opaque_text(node: ast.AST) -> str:
     """Short source text of ``node`` (what an Opaque shows)."""
     try:
         text = ast.unparse(node)

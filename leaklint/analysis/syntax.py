@@ -278,8 +278,9 @@ def counts_codes(node: ast.BinOp) -> bool:
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "max"
 
 
-def side_by_side(node: ast.Call) -> bool:
-    """``pd.concat(frames, axis=1)``: the frames' columns side by side, on the same rows."""
+def along_columns(node: ast.Call) -> bool:
+    """``axis=1`` / ``axis="columns"``, by keyword or as the second argument: ``pd.concat(frames,
+    axis=1)`` puts the frames' columns side by side on the same rows."""
     axis = keyword_node(node, "axis")
     if axis is None and len(node.args) > 1:
         axis = node.args[1]
@@ -287,11 +288,6 @@ def side_by_side(node: ast.Call) -> bool:
 
 
 def drops_columns(node: ast.Call) -> bool:
-    """``drop(columns=...)``, ``drop(labels, axis=1)`` / ``axis="columns"`` (or axis as the
-    second argument): columns go, no row does."""
-    if any(k.arg == "columns" for k in node.keywords):
-        return True
-    axis = keyword_node(node, "axis")
-    if axis is None and len(node.args) > 1:
-        axis = node.args[1]
-    return isinstance(axis, ast.Constant) and axis.value in (1, "columns")
+    """``drop(columns=...)``, ``drop(labels, axis=1)`` / ``axis="columns"``: columns go, no
+    row does."""
+    return any(k.arg == "columns" for k in node.keywords) or along_columns(node)

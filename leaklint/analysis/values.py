@@ -119,7 +119,6 @@ class Estimator(Value):
     unknown: bool = False
     one_setting: bool = False  # a search over a single setting: its best score is a plain CV score
     grid_size: Optional[int] = None  # the configurations a search's grid display names
-    settings: tuple = field(default=(), compare=False, hash=False)  # ((key, literal), ...) unpacked with **
     # The spec of what predicts: its own, a Pipeline's last step's, a search's estimator's
     # (None for a transformer-only composite or a class the file does not show).
     predictor: object = field(default=None, compare=False, hash=False)
