@@ -15,7 +15,7 @@ from .analysis.facts import Span
 from .findings import Finding, Location, Related
 from .fix.plan import PLANNERS, merged, plan
 from .fix.tree import Tree
-from .recover import MAX_SKIPPED_LINES, neutralise
+from .recover import MAX_SKIPPED_LINES, neutralise, syntax_reason
 from .ruleset import Context, Rule
 from .sources import Source, SourceError, decode, read_source
 from .suppress import file_is_suppressed, suppressed
@@ -67,18 +67,6 @@ PARSE_NAME = "unparsable-file"
 SKIPPED_SUFFIXES = ("; line skipped", "; cell skipped")
 _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
-# A syntax error on a line like these means the file is Python 2, not a typo.
-_PY2_MESSAGES = (
-    "Missing parentheses in call to 'print'",
-    "Missing parentheses in call to 'exec'",
-    "leading zeros in decimal integer literals",
-    "multiple exception types must be parenthesized",
-)
-_PY2_LINE = re.compile(
-    r"^\s*(?:print\s+[^\s(=.,)\[]|print\s*$|exec\s+[\"'\w]|raise\s+[\w.]+\s*,"
-    r"|except\s+[\w.]+\s*,\s*\w+\s*:)|`|<>|\bur[\"']|\b\d+[lL]\b|\b0[0-7]+\b"
-)
-
 # Nesting deeper than the default recursion limit allows is retried on a thread with a
 # large stack and a higher limit; deeper still, the file is reported as LL000.
 DEEP_RECURSION_LIMIT = 12_000
@@ -120,7 +108,7 @@ def parse(source: Source, path: str) -> tuple:
                 return ast.parse(text, filename=path), errors, text
         except SyntaxError as err:
             cell, line = source.locate(err.lineno or 1)
-            reason = _syntax_reason(err, text)
+            reason = syntax_reason(err, text)
             if source.cells is None:
                 text = _skip_line(text, err.lineno, reason, errors)
                 continue
@@ -146,18 +134,6 @@ def _skip_line(text: str, lineno, reason: str, errors: list) -> str:
     if not any(e.line == lineno for e in errors):
         errors.append(SourceError(reason + SKIPPED_SUFFIXES[0], lineno))
     return fixed
-
-
-def _syntax_reason(err: SyntaxError, text: str) -> str:
-    kind = "indentation error" if isinstance(err, IndentationError) else "syntax error"
-    message = err.msg or "invalid syntax"
-    line = err.text
-    if line is None and err.lineno:
-        lines = text.split("\n", err.lineno)
-        line = lines[err.lineno - 1] if len(lines) >= err.lineno else ""
-    if message.startswith(_PY2_MESSAGES) or _PY2_LINE.search(line or ""):
-        return f"not Python 3 (this looks like Python 2): {kind}: {message}"
-    return f"{kind}: {message}"
 
 
 def prescreen(path: str, raw: bytes):

@@ -6,6 +6,7 @@ parser still stops there, an empty line. Every line keeps its number.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 # A script with more bad lines than this is unparsable as a whole.
@@ -35,3 +36,29 @@ def _neutral(statement: str) -> str:
         return "pass"
     keyword = statement.split(None, 1)[0].rstrip(":")
     return {"except": "except:", "elif": "elif True:", "else": "else:", "finally": "finally:"}.get(keyword, "if True:")
+
+
+# A syntax error on a line like these means the file is Python 2, not a typo.
+_PY2_MESSAGES = (
+    "Missing parentheses in call to 'print'",
+    "Missing parentheses in call to 'exec'",
+    "leading zeros in decimal integer literals",
+    "multiple exception types must be parenthesized",
+)
+_PY2_LINE = re.compile(
+    r"^\s*(?:print\s+[^\s(=.,)\[]|print\s*$|exec\s+[\"'\w]|raise\s+[\w.]+\s*,"
+    r"|except\s+[\w.]+\s*,\s*\w+\s*:)|`|<>|\bur[\"']|\b\d+[lL]\b|\b0[0-7]+\b"
+)
+
+
+def syntax_reason(err: SyntaxError, text: str) -> str:
+    """The parser's message, said as Python 2 where the line shows it is."""
+    kind = "indentation error" if isinstance(err, IndentationError) else "syntax error"
+    message = err.msg or "invalid syntax"
+    line = err.text
+    if line is None and err.lineno:
+        lines = text.split("\n", err.lineno)
+        line = lines[err.lineno - 1] if len(lines) >= err.lineno else ""
+    if message.startswith(_PY2_MESSAGES) or _PY2_LINE.search(line or ""):
+        return f"not Python 3 (this looks like Python 2): {kind}: {message}"
+    return f"{kind}: {message}"

@@ -15,6 +15,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Optional
 
+from . import recover
+
 
 class SourceError(Exception):
     """The file cannot be read as Python or as a notebook (reported, not fatal)."""
@@ -279,10 +281,11 @@ def load_notebook(raw: bytes) -> dict:
 
 
 def read_notebook(raw: bytes) -> Source:
-    """The code cells in order as one module; a cell that does not parse is skipped.
+    """The code cells in order as one module; a cell that does not parse has its bad
+    lines neutralised (as a script's, recover.py), or is skipped when that fails.
 
-    ``skipped`` holds one SourceError per skipped cell (file, cell, line, reason); cells
-    with a non-Python cell magic are left out silently, as ruff does.
+    ``skipped`` holds one SourceError per skipped line or cell (file, cell, line, reason);
+    cells with a non-Python cell magic are left out silently, as ruff does.
     """
     data = load_notebook(raw)
     language = notebook_language(data)
@@ -297,8 +300,11 @@ def read_notebook(raw: bytes) -> Source:
             continue
         error = _parses("\n".join(cell_lines))
         if error is not None:
-            skipped.append(_cell_error(error, number, len(cell_lines)))
-            continue
+            recovered, errors = _recovered(cell_lines, error, number)
+            skipped += errors
+            if recovered is None:
+                continue
+            cell_lines = recovered
         for index, line in enumerate(cell_lines, start=1):
             lines.append(line)
             cells.append((number, index))
@@ -307,11 +313,28 @@ def read_notebook(raw: bytes) -> Source:
     return Source("\n".join(lines) + "\n", cells, skipped)
 
 
-def _cell_error(error, number: int, count: int) -> SourceError:
+def _recovered(cell_lines: list, error, number: int) -> tuple:
+    """The cell's lines with each line the parser stops at neutralised (a Python 2
+    ``print x``), and one error per line; (None, [the cell's error]) when that fails."""
+    text = "\n".join(cell_lines)
+    errors = []
+    while isinstance(error, SyntaxError) and len(errors) < recover.MAX_SKIPPED_LINES:
+        fixed = recover.neutralise(text, error.lineno)
+        if fixed is None:
+            break
+        if not any(e.line == error.lineno for e in errors):
+            errors.append(SourceError(recover.syntax_reason(error, text) + "; line skipped", error.lineno, number))
+        text, error = fixed, _parses(fixed)
+        if error is None:
+            return text.split("\n"), errors
+    first = _parses("\n".join(cell_lines))
+    return None, [_cell_error(first, number, len(cell_lines), "\n".join(cell_lines))]
+
+
+def _cell_error(error, number: int, count: int, text: str) -> SourceError:
     if isinstance(error, SyntaxError):
         line = min(max(error.lineno or 1, 1), max(count, 1))
-        kind = "indentation error" if isinstance(error, IndentationError) else "syntax error"
-        return SourceError(f"{kind}: {error.msg}; cell skipped", line, number)
+        return SourceError(f"{recover.syntax_reason(error, text)}; cell skipped", line, number)
     return SourceError(f"cannot parse: {type(error).__name__}; cell skipped", 1, number)
 
 

@@ -53,7 +53,10 @@ which can take long. Optuna's `best_value` gets no fix.
 
 ## Known limitations
 Any score of a model fitted after the search (or of any search's model) on rows disjoint
-from the search's rows counts as the honest evaluation. A search over a single setting
+from the search's rows counts as the honest evaluation, and so does a score of the tuned
+model, or of a model built with the search's chosen settings (`best_params_`,
+`study.best_params`), on other rows of the same data (a date window the analysis cannot
+tell apart from the search's). A search over a single setting
 (`{"C": [10]}`, `n_iter=1`) chooses nothing and is silent, and so is a report inside a
 function that nothing in the file calls. LightGBMTunerCV's `best_score` and a printed
 `study.best_trial` are not followed. A search object handed in from elsewhere (a
@@ -131,11 +134,16 @@ def _scored_elsewhere(search, facts) -> bool:
     later = [ev for ev in facts.evaluations if ev.id > search.id or any(_is_search(facts, f) for f in ev.fits)]
     if any(ev.scored and ev.rows and disjoint_rows(search.rows, ev.rows) for ev in later):
         return True
-    # the tuned model scored on other rows of the same data (a date cutoff the analysis
-    # cannot tell apart from the search's rows)
-    if any(ev.scored and search.id in ev.fits and ev.data != search.data for ev in later):
+    # the tuned model (or one built with the search's chosen settings, ``**study.best_params``)
+    # scored on other rows of the same data (a date cutoff the analysis cannot tell apart
+    # from the search's rows)
+    if any(ev.scored and _tuned_by(facts, ev.fits, search.id) and ev.data != search.data for ev in later):
         return True
     return any(order > search.id and rows and disjoint_rows(search.rows, rows) for order, rows in facts.metric_rows)
+
+
+def _tuned_by(facts, fits, search_id) -> bool:
+    return search_id in fits or any(search_id in facts.learns[f].tuned for f in fits if f in facts.learns)
 
 
 def _is_search(facts, fit_id) -> bool:

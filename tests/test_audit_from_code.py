@@ -210,6 +210,18 @@ def test_native_boosting_runs_as_its_estimator_class():
     assert result.job.scoring == "roc_auc"
 
 
+def test_native_boosting_with_params_unpacked_into_a_new_dict():
+    """``{**base, "seed": seed}`` (a seed loop in real competition code): the base's literal
+    settings and the new keys; a setting that is not a literal keeps the library's default."""
+    result = only(NATIVE.replace(
+        'params = {"objective": "binary", "num_leaves": 15}',
+        'base = {"objective": "binary", "num_leaves": 15}\n    seed = int(sys.argv[1])',
+    ).replace("lgb.train(params,", 'lgb.train({**base, "seed": seed, "num_leaves": 31},'), "LL101")
+    assert dict(result.job.model.kwargs) == {"objective": "binary", "num_leaves": 31, "n_estimators": 50}
+    assert any("`seed=seed` is not a literal" in note for note in result.notes)
+    from_code(result, "model", 7)
+
+
 def test_native_boosting_without_literal_params_says_why():
     result = only(NATIVE.replace('params = {"objective": "binary", "num_leaves": 15}', "params = load_params()"), "LL101")
     assert result.job.model is None
@@ -231,6 +243,7 @@ FORMS = {
     "dict() of literals": ("params = dict(n_estimators=200, max_depth=5)", "RandomForestClassifier(**params)"),
     "simple variables": ("trees = 200\ndepth = 5", "RandomForestClassifier(n_estimators=trees, max_depth=depth)"),
     "a variable bound to a variable": ("N = 200\ntrees = N", "RandomForestClassifier(n_estimators=trees, max_depth=5)"),
+    "a dict unpacked into a dict": ('base = {"n_estimators": 200}\nparams = {**base, "max_depth": 5}', "RandomForestClassifier(**params)"),
 }
 
 

@@ -251,18 +251,20 @@ def test_boosters_without_staged_predict_are_read_with_their_first_trees(library
     from sklearn.metrics import roc_auc_score
 
     from leaklint.audit.procedures import STAGE_POINTS, all_stages, has_stages
+    from leaklint.audit.rebuild import sanitise
 
-    module = pytest.importorskip(library)
+    pytest.importorskip(library)
     data = make("gaussian", np.random.default_rng(0), 200, 5, CLASSIFICATION)
     if library == "lightgbm":
-        model = module.LGBMClassifier(n_estimators=120, n_jobs=1, verbosity=-1, early_stopping_round=10)
+        spec = call("lightgbm.LGBMClassifier", n_estimators=120, verbosity=-1, early_stopping_round=10)
         first = {"num_iteration": 60}
     else:
-        model = module.XGBClassifier(n_estimators=120, n_jobs=1, early_stopping_rounds=10)
+        spec = call("xgboost.XGBClassifier", n_estimators=120, early_stopping_rounds=10)
         first = {"iteration_range": (0, 60)}
+    # the early stopping written needs an evaluation set the audit's fit is not given: not built
+    model = build(sanitise(spec))
     assert has_stages(model)
-    grown = all_stages(model)  # its early stopping needs a validation set the audit does not give
-    fitted = grown.fit(data.X, data.y)
+    fitted = all_stages(model).fit(data.X, data.y)
     auc = staged_scores(fitted, get_scorer("roc_auc"), data.X, data.y)
     assert len(auc) == STAGE_POINTS
     assert auc[-1] == pytest.approx(roc_auc_score(data.y, fitted.predict_proba(data.X)[:, 1]))
@@ -270,11 +272,34 @@ def test_boosters_without_staged_predict_are_read_with_their_first_trees(library
     assert auc[halfway] == pytest.approx(roc_auc_score(data.y, fitted.predict_proba(data.X, **first)[:, 1]))
 
 
+def test_catboost_runs_silent_on_one_thread_and_writes_nothing(tmp_path, monkeypatch, capfd):
+    """CatBoost as written in real code (early stopping on an evaluation set, best model kept,
+    a verbose period): built without the settings that need an evaluation set, on one thread,
+    printing nothing and writing no catboost_info folder; its stages are its own staged output."""
+    from sklearn.metrics import roc_auc_score
+
+    from leaklint.audit.procedures import has_stages
+    from leaklint.audit.rebuild import sanitise
+
+    pytest.importorskip("catboost")
+    monkeypatch.chdir(tmp_path)
+    spec = call(
+        "catboost.CatBoostClassifier", iterations=30, depth=4, eval_metric="AUC", use_best_model=True,
+        od_type="Iter", od_wait=5, verbose=10, thread_count=-1,
+    )
+    model = build(sanitise(spec))
+    assert model.get_params()["thread_count"] == 1 and has_stages(model)
+    data = make("gaussian", np.random.default_rng(0), 200, 5, CLASSIFICATION)
+    fitted = model.fit(data.X, data.y)
+    auc = staged_scores(fitted, get_scorer("roc_auc"), data.X, data.y)
+    assert len(auc) == 30
+    assert auc[-1] == pytest.approx(roc_auc_score(data.y, fitted.predict_proba(data.X)[:, 1]))
+    assert list(tmp_path.iterdir()) == [] and capfd.readouterr().out == ""
+
+
 def test_boosting_libraries_are_built_with_one_thread():
     """Their OpenMP pool beside scikit-learn's deadlocked the worker (a seed hung until the
     time limit); the user's n_jobs is never rebuilt, one thread is."""
-    from leaklint.audit.rebuild import build
-
     pytest.importorskip("lightgbm")
     model = build(CallSpec("lightgbm.LGBMRegressor", (), (("n_estimators", 10),)))
     assert model.get_params()["n_jobs"] == 1 and model.get_params()["n_estimators"] == 10

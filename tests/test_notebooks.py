@@ -172,9 +172,31 @@ def test_unparsable_cell_reported_once_and_the_rest_analysed():
     result = lint_notebook(data)
     errors = [(e.code, e.location.cell, e.location.line) for e in result.errors]
     assert errors == [("LL000", 3, 1), ("LL000", 5, 1)]
-    assert "indented block" in result.errors[0].message and "cell skipped" in result.errors[0].message
+    assert "indented block" in result.errors[0].message and "line skipped" in result.errors[0].message
     assert "syntax error" in result.errors[1].message
     assert [(f.location.cell, f.location.line, f.code) for f in result.findings] == [(4, 2, "LL101")]
+
+
+def test_python2_lines_in_a_cell_are_skipped_and_the_cell_still_analysed():
+    """An old notebook's ``print X.shape`` beside the fit: only that line is left out
+    (said once per line, as Python 2), so the fit in the same cell is still seen."""
+    data = notebook(
+        code(IMPORTS + LOAD),
+        code("X = StandardScaler().fit_transform(X)\nprint X.shape\nprint 'scaled'\n"),
+        code(CV),
+    )
+    result = lint_notebook(data)
+    assert [(e.location.cell, e.location.line) for e in result.errors] == [(2, 2), (2, 3)]
+    assert all(e.message.startswith("not Python 3 (this looks like Python 2)") for e in result.errors)
+    assert all(e.message.endswith("; line skipped") for e in result.errors)
+    assert [(f.location.cell, f.location.line, f.code) for f in result.findings] == [(2, 1, "LL101")]
+
+
+def test_a_cell_that_cannot_be_recovered_is_skipped_whole():
+    data = notebook(code(IMPORTS + LOAD), code("x = (1,\n" * 30), code(FIT), code(CV))
+    result = lint_notebook(data)
+    assert len(result.errors) == 1 and result.errors[0].message.endswith("; cell skipped")
+    assert result.errors[0].location.cell == 2
 
 
 def test_unparsable_cell_in_cli_output(tmp_path):

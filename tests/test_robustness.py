@@ -82,7 +82,7 @@ CASES = {
     "nb_r_kernel.ipynb": (notebook(["library(caret)\nsplit <- train_test_split(df)\n"], language="R").encode(),
                           "not a Python notebook", None),
     "nb_bad_cell.ipynb": (notebook([LEAKY.splitlines(True)[:4], ["def broken(:\n", "    pass\n"],
-                                    LEAKY.splitlines(True)[4:]]).encode(), "cell skipped", 2),
+                                    LEAKY.splitlines(True)[4:]]).encode(), "line skipped", 2),
 }
 
 

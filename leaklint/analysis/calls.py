@@ -21,6 +21,7 @@ from .project import PATH_ATTRIBUTE
 from .syntax import (
     aggregated_columns,
     along_columns,
+    along_first,
     aggregates_values,
     const_str,
     drops_columns,
@@ -466,6 +467,8 @@ class CallsMixin:
             return self.derive([args[0], stat], node)
         if root == "pandas" and name.startswith(lib.READER_PREFIX):
             return self._read(node, name)
+        if key in lib.ARCHIVE_LOADERS:
+            return Data(rows=self.fresh_rows(), archive=True)
         if key in lib.PIPELINES:
             return self._pipeline(qualname, node, args, kwargs)
         if key == lib.PARTIAL and args and isinstance(args[0], Function):
@@ -473,8 +476,8 @@ class CallsMixin:
         if key in lib.NATIVE_TRAIN and len(args) > 1:
             # lgb.train(params, train_set) / xgb.train(params, dtrain): a model fitted on the set
             # (described like any call, so the audit can name it; never on its allow-list)
-            booster = Estimator(qualname, node, spec=to_spec(node, self._resolve(scope), self._bound(scope)))
-            native = _native_model(key, node, self._bound(scope))
+            booster = Estimator(qualname, node, spec=to_spec(node, self._resolve(scope), self._bound(scope)), tuned=as_data(args[0]).tuned)
+            native = _native_model(key, node, args[0], self._bound(scope))
             booster = replace(booster, predictor=native or booster.spec, predictor_span=span_of(node))
             watched = {k: v for k, v in kwargs.items() if k in lib.EVAL_KEYWORDS or k == "callbacks"}
             event, _, _ = self.fit(booster, "train", [args[1], UNKNOWN], watched, node, x_node=node.args[1])
@@ -518,9 +521,15 @@ class CallsMixin:
             return self._construct(qualname, node, args, kwargs, scope)
         data = merge_data(args + list(kwargs.values()))
         made_by = qualname if name[:1].isupper() and root not in lib.DATA_ROOTS else None
+        if key in lib.ARRAY_CONSTRUCTORS and len(node.args) == 1 and _numbers(node.args[0]):
+            return Data()  # np.array([1.0, 0.95, 1.0]): weights typed in, no rows of data
         if not data.rows and not data.learned and not data.time and not data.scores:
             return Data(rows=self.fresh_rows(), made_by=made_by)
         derived = replace(self.derive([data], node), made_by=made_by)
+        first_axis = key in lib.ARRAY_CONSTRUCTORS or along_first(node, 1) or (keyword_node(node, "axis") is None and len(node.args) < 2)
+        listed = args and ((args[0].__class__ is Seq and args[0].items) or as_data(args[0]).listed)
+        if key in lib.STACKING and listed and first_axis:
+            derived = replace(derived, stacked=True)  # np.stack([p1, p2]): one array per item
         if key in lib.SIDE_BY_SIDE and args and isinstance(args[0], Seq) and args[0].items and along_columns(node):
             first = as_data(args[0].items[0]).rows
             if first:  # concat([X, new_columns], axis=1): X's rows with more columns
@@ -652,6 +661,7 @@ class CallsMixin:
         return Estimator(
             qualname, node, steps=steps, spec=spec, shuffled=shuffled, inner=inner, cv=cv, one_setting=size == 1,
             predictor=predictor, predictor_span=predictor_span, grid_size=size,
+            tuned=merge_data(list(args) + list(kwargs.values())).tuned,
         )
 
     @staticmethod
@@ -1025,15 +1035,21 @@ NATIVE_REGRESSION = {
 NATIVE_ROUNDS = {"lightgbm": 100, "xgboost": 10}  # num_boost_round's defaults
 
 
-def _native_model(key, node, bound) -> Optional[CallSpec]:
+def _numbers(node) -> bool:
+    """A flat list or tuple display of number literals."""
+    return isinstance(node, (ast.List, ast.Tuple)) and all(
+        isinstance(literal_of(e), tuple) and isinstance(literal_of(e)[0], (int, float)) for e in node.elts
+    )
+
+
+def _native_model(key, node, params, bound) -> Optional[CallSpec]:
     """``lgb.train(params, data, num_boost_round=n)`` as ``LGBMClassifier(**params,
     n_estimators=n)`` (Regressor for a regression objective; xgboost alike), when the params
-    are a dict display of literals; None otherwise."""
+    are a dict display; None otherwise."""
     root = key[0]
     if root not in NATIVE_ROUNDS:
         return None
-    params = node.args[0] if node.args else keyword_node(node, "params")
-    found = literal_of(params) if isinstance(params, ast.Dict) else (bound(params) if params is not None else None)
+    found = getattr(params, "literal", None)
     if found is None or not isinstance(found[0], Mapping):
         return None
     settings = dict(found[0].items)

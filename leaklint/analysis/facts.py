@@ -52,6 +52,7 @@ class LearnEvent:
     overwrites: bool = False  # its output replaced the rows it learned from (X_test = s.fit_transform(X_test))
     time: Optional[TimeMark] = None  # the rows it learned from were already shown to be time-ordered
     subset: bool = False  # learned from rows chosen by a condition (a date cutoff), not all of them
+    tuned: frozenset = frozenset()  # ids of the searches whose chosen settings the fitted model has
     lead: int = 0  # a look-ahead of this many rows (shift(-2): 2); 0 when unbounded or unknown
     keys: tuple = ()  # the columns a group statistic groups by
     # A fit's estimator as a model (its spec, a Pipeline's last step's, a search's
@@ -107,6 +108,7 @@ class SplitEvent:
     distinct: bool = False  # what was split holds one row per value (unique ids), not entities' rows
     handed_out: bool = False  # its parts are values the code holds (train_test_split), not a library's own
     search: Optional[int] = None  # the fit id of the search whose folds these are
+    top_level: bool = False  # made by the module's own code, not inside a function
     # (fit id, Evaluation) of each model fitted on its training side and used on its
     # held-out side, the one the code most plainly reports first (reach.settle)
     evaluated: tuple = ()
@@ -208,6 +210,7 @@ class Facts:
     label_learned: set = field(default_factory=set)  # LearnEvent ids that reached some labels (y)
     metric_rows: list = field(default_factory=list)  # (order, rows) of each metric function's call
     read_sides: set = field(default_factory=set)  # Sides of splits whose rows some later code read
+    kept_sides: set = field(default_factory=set)  # Sides still held by module-level names at the end
     search_scores: set = field(default_factory=set)  # fit ids of searches whose CV scores code read
 
 

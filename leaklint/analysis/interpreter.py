@@ -105,6 +105,10 @@ class Interpreter(CallsMixin, RecordingMixin):
                     loop_names.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
             self._slices = positional_sides(subscripts, frozenset(loop_names), assigned_names(assigns))
         self.exec_block(tree.body, module)
+        for value in module.env.values():  # (another module may import these names)
+            for item in value.items if value.__class__ is Seq else (value,):
+                if item.__class__ is Data:
+                    self.facts.kept_sides.update(r.side for r in item.rows if r.side is not None)
         # Functions never called from analysed code are analysed with unknown arguments;
         # analysing one may define more (nested functions), so the list grows as it goes.
         done = set()
@@ -317,6 +321,11 @@ class Interpreter(CallsMixin, RecordingMixin):
                 current = scope.lookup(target.value.id)
                 if getattr(current, "literal", None) is not None:  # del params["k"]: no longer that literal
                     self.bind(target.value.id, replace(current, literal=None), scope)
+                column = const_str(target.slice)
+                if current.__class__ is Data and column is not None and (current.by_column or current.dated):
+                    # del df["date"]: what lived only in that column is gone with it
+                    keep = [c for c, _ in current.by_column + current.dated if c != column]
+                    self.bind(target.value.id, select_columns(current, keep), scope)
 
     def stmt_If(self, stmt, scope):
         self.ev(stmt.test, scope)
@@ -698,6 +707,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             return replace(search, qualname=lib.TRIAL)
         if search.qualname == lib.TRIAL and attr in ("value", "values"):
             return Data(learned=search.fits, tuning=search.fits)
+        if (searched and attr == "best_params_") or (search.qualname in (lib.STUDY, lib.TRIAL) and attr in ("best_params", "params")):
+            return Data(tuned=search.fits)  # the chosen settings: a model built with them is the tuned one
         return None
 
     def ex_Subscript(self, node, scope):
@@ -723,6 +734,12 @@ class Interpreter(CallsMixin, RecordingMixin):
             return UNKNOWN
         if base.grouped is not None:
             return replace(base, grouped=(_single_text(key),) + base.grouped[1:])
+        if base.archive and const_str(node.slice) is not None:
+            # archive["X_train"], archive["X_test"]: stored arrays, each its own rows
+            stored = (tuple(sorted(r.root for r in base.rows)), const_str(node.slice))
+            if stored not in self._unknown_roots:
+                self._unknown_roots[stored] = Data(rows=self.fresh_rows())
+            return self._unknown_roots[stored]
         if base.size_of and not base.rows:
             return base  # df.shape[0]
         fold = self._fold_key(key)
@@ -874,17 +891,27 @@ class Interpreter(CallsMixin, RecordingMixin):
     def ex_Dict(self, node, scope):
         """A display with string keys holds the literal settings it spells (a value bound to
         a literal counts; any other value is Opaque): ``Model(**params)`` reads them."""
-        keys = tuple(const_str(k) for k in node.keys)
+        keys = tuple(None if k is None else const_str(k) for k in node.keys)
         values = tuple(with_literal(self.ev(v, scope), v) if isinstance(v, _LITERAL_NODES) else self.ev(v, scope)
                        for v in node.values)
-        if not keys or not all(keys):
-            return Seq(values, ())
-        settings = []
+        settings: dict = {}
+        items: dict = {}
         for key, value_node, value in zip(keys, node.values, values):
             literal = getattr(value, "literal", None)
+            if key is None:  # ``{**base, "seed": 1}``: the unpacked display's settings, then these
+                if not (isinstance(value, Seq) and value.keys and literal is not None and isinstance(literal[0], Mapping)):
+                    return Seq(values, ())
+                items.update(zip(value.keys, value.items))
+                settings.update(literal[0].items)
+                continue
+            if not key:
+                return Seq(values, ())
             known = literal is not None and not isinstance(literal[0], Mapping)
-            settings.append((key, literal[0] if known else Opaque(opaque_text(value_node))))
-        return Seq(values, keys, literal=(Mapping(tuple(settings)),))
+            items[key] = value
+            settings[key] = literal[0] if known else Opaque(opaque_text(value_node))
+        if not items:
+            return Seq(values, ())
+        return Seq(tuple(items.values()), tuple(items), literal=(Mapping(tuple(settings.items())),))
 
     def ex_Lambda(self, node, scope):
         return Function(node, scope, id(node))
@@ -892,14 +919,18 @@ class Interpreter(CallsMixin, RecordingMixin):
     def _comprehension(self, node, scope, elts):
         inner = Scope(scope)
         inner.globals = scope.globals
+        listed = False
         for gen in node.generators:
-            self.assign(gen.target, self.iterate(self.ev(gen.iter, inner)), inner)
+            iterated = self.ev(gen.iter, inner)
+            listed = len(node.generators) == 1 and iterated.__class__ is Seq and bool(iterated.items)
+            self.assign(gen.target, self.iterate(iterated), inner)
             for cond in gen.ifs:
                 self.ev(cond, inner)
         self._loops += 1
         try:
-            # the comprehension collects its samples back into one collection
-            return replace(merge_data([self.ev(elt, inner) for elt in elts]), element=False)
+            # the comprehension collects its samples back into one collection; over a
+            # display (models, file names), one item per entry of it
+            return replace(merge_data([self.ev(elt, inner) for elt in elts]), element=False, listed=listed)
         finally:
             self._loops -= 1
 

@@ -172,6 +172,11 @@ PARTIAL = lib_key("functools.partial")
 # train(params, data set): the native boosting APIs' model fit
 NATIVE_TRAIN = keys("xgboost.train", "lightgbm.train", "optuna.integration.lightgbm.train")
 READER_PREFIX = "read_"
+ARRAY_CONSTRUCTORS = keys("numpy.array", "numpy.asarray")
+# Arrays built from a list of arrays, one per item along a new first axis.
+STACKING = ARRAY_CONSTRUCTORS | keys("numpy.stack")
+# Loaders whose result, indexed by a string, is a separate stored array (an .npz archive).
+ARCHIVE_LOADERS = keys("numpy.load")
 
 # Methods that learn from data, and what they return.
 FIT_METHODS = frozenset(("fit", "fit_transform", "fit_resample", "fit_sample", "fit_predict", "partial_fit"))

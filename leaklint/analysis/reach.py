@@ -47,9 +47,14 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
         if split.kind == "slice" and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations):
             split.use = "other"  # x[:n] / x[n:] with nothing scored on the tail: a second training part
-        if split.use == "evaluation" and complete and split.handed_out and Side("test", split.id) not in facts.read_sides:
+        unread = complete and split.handed_out and Side("test", split.id) not in facts.read_sides
+        if unread and split.use == "evaluation":
             # a model is fitted on the training side and no code reads the held-out side:
             # nothing is evaluated on it (a model predicting new inputs, a final fit)
+            split.use = "other"
+        elif unread and split.use == "unknown" and split.top_level and Side("test", split.id) not in facts.kept_sides:
+            # no model, and the held-out side is neither read nor left for another module
+            # to import (its names were bound again): nothing can evaluate on it
             split.use = "other"
     for split in facts.splits.values():
         split.evaluated = evaluated_models(facts, split)

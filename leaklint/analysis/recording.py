@@ -25,6 +25,7 @@ from .facts import (
 )
 from .specs import CallSpec, Mapping, Opaque, to_spec
 from .syntax import (
+    along_first,
     keyword_node,
     keyword_true,
     row_wise,
@@ -116,6 +117,9 @@ class RecordingMixin:
         data = as_data(value)
         if not data.rows or data.grouped is not None or data.element or row_wise(node, axis_position):
             return replace(data, column=None, indexer=False)
+        if (data.stacked or data.listed or (value.__class__ is Seq and value.items)) and along_first(node, axis_position):
+            # np.mean([p1, p2], axis=0), np.stack(preds).std(axis=0): across the arrays, per row
+            return replace(data, column=None, indexer=False, stacked=False)
         data_node = node.args[0] if node.args else getattr(node.func, "value", None)
         event = self._learn("stat", name, node, data, data_node, column=data.column)
         return Data(learned=data.learned | {event.id})
@@ -159,6 +163,7 @@ class RecordingMixin:
             has_labels=y_val is not None,
             procedure=procedure,
             unknown=est.unknown,
+            tuned=est.tuned,
             model=est.predictor if est.predictor is not None or est.steps else est.spec,
             built=est.predictor_span or built,
         )
@@ -297,6 +302,7 @@ class RecordingMixin:
             labels=labels,
             procedure=procedure,
             distinct=data.distinct,
+            top_level=not self._stack,
         )
         self.facts.splits[split.id] = split
         return split

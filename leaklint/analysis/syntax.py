@@ -76,6 +76,14 @@ def row_wise(node, axis_position) -> bool:
     return isinstance(axis, ast.Constant) and axis.value in (1, "columns", -1)
 
 
+def along_first(node, axis_position) -> bool:
+    """``np.mean(a, axis=0)``: the statistic runs along the first axis, written out."""
+    axis = keyword_node(node, "axis")
+    if axis is None and axis_position is not None and len(node.args) > axis_position:
+        axis = node.args[axis_position]
+    return isinstance(axis, ast.Constant) and axis.value in (0, "index") and axis.value is not False
+
+
 def lambda_is_aggregate(func: ast.Lambda) -> bool:
     """``lambda x: x.mean()``: the lambda is the aggregate itself."""
     body = func.body

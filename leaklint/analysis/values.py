@@ -68,9 +68,13 @@ class Data(Value):
     counter: bool = False  # a loop index (``for i in range(len(X))``) or a test of one sample
     distinct: bool = False  # one row per value (``unique()``, ``drop_duplicates()``): ids, not rows of entities
     tuning: frozenset = frozenset()  # ids of the searches whose best cross-validated score this is
+    tuned: frozenset = frozenset()  # ids of the searches whose chosen settings this is (best_params)
     # columns chosen by names the analysis cannot read (``df[predictors]``): which of the
     # frame's columns it holds is a guess (all of them are assumed)
     unsure: bool = False
+    archive: bool = False  # ``np.load("a.npz")``: each key is an array of its own rows
+    stacked: bool = False  # ``np.stack([p1, p2])``: arrays stacked on a new first axis, rows on the second
+    listed: bool = False  # ``[load(n) for n in ("a", "b")]``: one array per item of a display, not rows
     # ``(value,)``: the literal syntax this name was bound to (``n = 200``), read by the
     # runtime checker's specs; anything derived from it is no longer that literal
     literal: Optional[tuple] = field(default=None, hash=False)
@@ -119,6 +123,7 @@ class Estimator(Value):
     unknown: bool = False
     one_setting: bool = False  # a search over a single setting: its best score is a plain CV score
     grid_size: Optional[int] = None  # the configurations a search's grid display names
+    tuned: frozenset = frozenset()  # ids of the searches whose chosen settings built it
     # The spec of what predicts: its own, a Pipeline's last step's, a search's estimator's
     # (None for a transformer-only composite or a class the file does not show).
     predictor: object = field(default=None, compare=False, hash=False)
@@ -219,6 +224,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             counter=a.counter and b.counter,
             distinct=a.distinct and b.distinct,
             tuning=a.tuning | b.tuning,
+            tuned=a.tuned | b.tuned,
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
@@ -249,7 +255,7 @@ def as_data(value: Optional[Value]) -> Data:
 
 def merge_data(values, drop_learned=frozenset()) -> Data:
     """Data derived from several inputs: union of rows and learned events."""
-    rows, learned, scores, time, dated, tuning = frozenset(), frozenset(), frozenset(), None, (), frozenset()
+    rows, learned, scores, time, dated, tuning, tuned = frozenset(), frozenset(), frozenset(), None, (), frozenset(), frozenset()
     elements, distinct, counter = [], [], False
     for value in values:
         data = as_data(value)
@@ -260,13 +266,14 @@ def merge_data(values, drop_learned=frozenset()) -> Data:
         dated = _union(dated, data.dated)
         counter = counter or data.counter
         tuning |= data.tuning
+        tuned |= data.tuned
         if data.rows:
             elements.append(data.element)
             distinct.append(data.distinct)
     return Data(
         rows=rows, learned=learned - drop_learned, time=time, scores=scores, dated=dated,
         element=bool(elements) and all(elements), counter=counter,
-        distinct=bool(distinct) and all(distinct), tuning=tuning,
+        distinct=bool(distinct) and all(distinct), tuning=tuning, tuned=tuned,
     )
 
 

@@ -94,6 +94,7 @@ MODELS = (
     # boosting libraries' scikit-learn interfaces (run only where the package is installed)
     + _names("lightgbm", "LGBMClassifier LGBMRegressor")
     + _names("xgboost", "XGBClassifier XGBRegressor")
+    + _names("catboost", "CatBoostClassifier CatBoostRegressor")
 )
 
 SPLITTERS = _names(

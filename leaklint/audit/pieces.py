@@ -15,8 +15,9 @@ from leaklint.audit.allowlist import METRIC_SCORERS, REPORTS, accepts, allowed, 
 from leaklint.findings import Finding, Location
 
 # Keyword arguments that only name the code's own columns (category_encoders'
-# ``cols=[...]``): the step is applied to the synthetic columns instead.
-COLUMN_KEYWORDS = ("cols", "columns")
+# ``cols=[...]``, CatBoost's ``cat_features=[...]``): the piece is applied to the
+# synthetic columns instead, all numeric.
+COLUMN_KEYWORDS = ("cols", "columns", "cat_features", "text_features", "embedding_features")
 
 # The pieces whose origin each audit reports (JSON ``audit.pieces``).
 PIECES = ("step", "model", "split", "metric", "data")
@@ -145,7 +146,7 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
             result.substitute("model", proc.get("model"), f"the selector's own estimator, `{describe(own)}`,")
             pieces["model"] = own
         else:
-            pieces["model"] = _accepted(result, "model", proc.get("model"), "model")
+            pieces["model"] = _accepted(result, "model", _columns_mapped(result, proc.get("model"), "model"), "model")
             if pieces["model"] is not None and proc.get("model_via"):
                 result.notes.append(
                     f"model: {proc['model_via']} runs as `{describe(pieces['model'])}`, its scikit-learn counterpart"
@@ -177,15 +178,15 @@ def _by_hand(result: Plan, proc: dict):
     return step
 
 
-def _columns_mapped(result: Plan, step):
-    """A step without its column-naming arguments (``TargetEncoder(cols=list(df))``): on
-    the synthetic data it applies to the columns the audit makes, so they are not read."""
-    if not isinstance(step, CallSpec) or not any(name in COLUMN_KEYWORDS for name, _ in step.kwargs):
-        return step
-    named = [f"{name}={describe(value)}" for name, value in step.kwargs if name in COLUMN_KEYWORDS]
-    kept = CallSpec(step.qualname, step.args, tuple((k, v) for k, v in step.kwargs if k not in COLUMN_KEYWORDS))
+def _columns_mapped(result: Plan, spec, piece: str = "step"):
+    """A step or model without its column-naming arguments (``TargetEncoder(cols=list(df))``):
+    on the synthetic data it applies to the columns the audit makes, so they are not read."""
+    if not isinstance(spec, CallSpec) or not any(name in COLUMN_KEYWORDS for name, _ in spec.kwargs):
+        return spec
+    named = [f"{name}={describe(value)}" for name, value in spec.kwargs if name in COLUMN_KEYWORDS]
+    kept = CallSpec(spec.qualname, spec.args, tuple((k, v) for k, v in spec.kwargs if k not in COLUMN_KEYWORDS))
     result.notes.append(
-        f"step: {', '.join(named)} names the code's own columns; {_short(step.qualname)} is applied to "
+        f"{piece}: {', '.join(named)} names the code's own columns; {_short(spec.qualname)} is applied to "
         "the synthetic data's columns instead"
     )
     return kept

@@ -375,16 +375,14 @@ def has_stages(model) -> bool:
 
 
 def all_stages(model):
-    """The model without its own early stopping, so that every stage is grown and seen."""
+    """The model without its own early stopping, so that every stage is grown and seen
+    (the boosting libraries' early stopping settings are never built: rebuild.DROPPED)."""
     params = model.get_params(deep=False)
     changes = {}
     if params.get("early_stopping") not in (None, False):  # HistGradientBoosting*
         changes["early_stopping"] = False
     elif "early_stopping" not in params and params.get("n_iter_no_change") is not None:  # GradientBoosting*
         changes["n_iter_no_change"] = None
-    for key in ("early_stopping_rounds", "early_stopping_round"):  # XGBoost's, LightGBM's
-        if params.get(key) is not None and _library(model) in _FIRST_TREES:
-            changes[key] = None
     return clone(model).set_params(**changes) if changes else model
 
 

@@ -12,9 +12,15 @@ from leaklint.analysis.specs import CallSpec, FuncRef
 from leaklint.audit.allowlist import canonical
 
 # Keyword arguments that are dropped before a spec is described or built: they would
-# write to disk (memory), read files (input), start processes (n_jobs) or name the
-# user's own columns (cols), none of which changes what a leak does to the score.
-DROPPED = frozenset({"memory", "input", "n_jobs", "cols"})
+# write to disk (memory), read files (input), start processes (n_jobs, thread_count),
+# print (CatBoost's verbose and its synonyms), name the user's own columns (cols), or
+# stop boosting early on an evaluation set the audit's fit is not given (XGBoost raises
+# without one, CatBoost's use_best_model too); none changes what a leak does to the score.
+DROPPED = frozenset({
+    "memory", "input", "n_jobs", "thread_count", "cols",
+    "verbose", "verbose_eval", "logging_level", "silent", "metric_period",
+    "early_stopping_rounds", "early_stopping_round", "use_best_model", "od_type", "od_wait",
+})
 
 PACKAGES = {"imblearn": "imbalanced-learn", "category_encoders": "category-encoders"}
 
@@ -35,8 +41,14 @@ def sanitise(spec):
     return spec
 
 
-# Libraries whose models run their own thread pools unless told one thread.
-ONE_THREAD = frozenset({"lightgbm", "xgboost"})
+# Settings some libraries' models always get: one thread (their own OpenMP pools beside
+# scikit-learn's can deadlock the worker), no output, and no files written (CatBoost
+# writes a catboost_info folder into the working directory by default).
+LIBRARY_SETTINGS = {
+    "lightgbm": {"n_jobs": 1},
+    "xgboost": {"n_jobs": 1},
+    "catboost": {"thread_count": 1, "logging_level": "Silent", "allow_writing_files": False},
+}
 
 
 def build(spec):
@@ -44,8 +56,7 @@ def build(spec):
     if isinstance(spec, CallSpec):
         target = resolve(spec.qualname)
         args, kwargs = [build(a) for a in spec.args], {k: build(v) for k, v in spec.kwargs}
-        if spec.qualname.split(".", 1)[0] in ONE_THREAD:
-            kwargs["n_jobs"] = 1  # their own OpenMP threads beside scikit-learn's can deadlock the worker
+        kwargs.update(LIBRARY_SETTINGS.get(spec.qualname.split(".", 1)[0], {}))
         try:
             return target(*args, **kwargs)
         except TypeError as exc:  # an argument of another version (SMOTE(ratio=...) in old imblearn)

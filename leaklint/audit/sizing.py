@@ -34,8 +34,12 @@ AVERAGING = frozenset(
 )
 BOOSTING = frozenset(
     "GradientBoostingClassifier GradientBoostingRegressor AdaBoostClassifier AdaBoostRegressor "
-    "LGBMClassifier LGBMRegressor XGBClassifier XGBRegressor".split()
+    "LGBMClassifier LGBMRegressor XGBClassifier XGBRegressor CatBoostClassifier CatBoostRegressor".split()
 )
+# The stage count each booster reads, where it is not n_estimators, and its default when
+# unwritten and above the cap (CatBoost grows 1,000 trees unless told).
+STAGE_PARAMETER = {"CatBoostClassifier": ("iterations", 1000), "CatBoostRegressor": ("iterations", 1000)}
+STAGE_SYNONYMS = ("n_estimators", "num_boost_round", "num_trees")
 MAX_TREES = 25  # as the rules' example forests
 MAX_STAGES = 50
 # LL305 chooses among a booster's stages: it keeps the default 100 and up to 200 (about
@@ -236,11 +240,13 @@ def _cap_ensembles(sized: Sized, piece: str, spec, stages: int = MAX_STAGES):
         )
         name = _name(spec)
         limit = MAX_TREES if name in AVERAGING else stages if name in BOOSTING else None
-        parameter = "n_estimators"
+        parameter, default = STAGE_PARAMETER.get(name, ("n_estimators", None))
+        if name in STAGE_PARAMETER:  # (a synonym the user wrote is the one to change)
+            parameter = next((k for k in STAGE_SYNONYMS if k in _params(spec)), parameter)
         if name in HIST_BOOSTING and stages > MAX_STAGES:
             limit, parameter = stages, "max_iter"
         if limit is not None:
-            written = _params(spec).get(parameter)
+            written = _params(spec).get(parameter, default)
             if isinstance(written, int) and written > limit:
                 shown = describe(spec)
                 spec = _with_kwargs(spec, **{parameter: limit})
