@@ -20,6 +20,7 @@ from typing import Callable, Optional
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
 from .analysis.libraries import NATIVE_TRAIN, lib_key
 from .analysis.networks import as_mlp
+from .analysis.reach import watched_model
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Known limitations", "References")
 _CODE_BLOCK = re.compile(r"```(?:python)?\n(.*?)```", re.S)
@@ -228,6 +229,10 @@ def split_procedure(facts: Facts, split: SplitEvent) -> dict:
         fit_id, evaluation = split.evaluated[0]
         procedure = combined(procedure, model_pieces(facts.learns[fit_id]))
         procedure = combined(procedure, metric_pieces(evaluation))
+    elif procedure.get("model") is None:
+        watching = watched_model(facts, split)  # fit(X_train, y_train, validation_data=(X_test, y_test))
+        if watching is not None:
+            procedure = combined(procedure, model_pieces(watching))
     return procedure
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from leaklint.analysis.specs import CallSpec, Opaque
+from leaklint.analysis.specs import CallSpec, FuncRef, Opaque
 from leaklint.audit.command import AUDITED
 from leaklint.audit.execute import chosen_model
 from leaklint.audit.pieces import plan
@@ -237,6 +237,124 @@ def test_a_model_whose_package_is_missing_falls_back_to_the_example():
     assert "not installed" in notes[0]
 
 
+def test_a_model_watching_the_held_out_side_while_it_trains():
+    """No predict: the network reports its validation loss on the test rows every epoch
+    (``validation_data=(X_test, y_test)``); that model is the split's."""
+    result = only("""\
+        import tensorflow as tf
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t"), df["t"]
+        X = StandardScaler().fit_transform(X)
+        X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=1)
+        model = tf.keras.Sequential()
+        model.add(tf.keras.layers.Dense(units=32, activation="relu"))
+        model.add(tf.keras.layers.Dense(units=1, activation="sigmoid"))
+        model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
+        print(model.fit(X_train, y_train, validation_data=(X_test, y_test), epochs=50))
+    """, "LL101")
+    assert result.job.model == call("sklearn.neural_network.MLPClassifier", hidden_layer_sizes=(32,), activation="relu")
+    from_code(result, "model", 6)
+    from_code(result, "split", 5)
+
+
+def test_a_scaling_function_runs_as_its_estimator_form():
+    """``minmax_scale(X, feature_range=(0, 2))`` learns and applies what
+    ``MinMaxScaler(feature_range=(0, 2)).fit_transform(X)`` does."""
+    result = only("""\
+        from sklearn.preprocessing import minmax_scale
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t"), df["t"]
+        X = minmax_scale(X, feature_range=(0, 2), axis=0)
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+        model = LogisticRegression(C=2.0).fit(X_train, y_train)
+        print(accuracy_score(y_test, model.predict(X_test)))
+    """, "LL101")
+    assert result.job.step == call("sklearn.preprocessing.MinMaxScaler", feature_range=(0, 2))
+    assert result.job.fit_method == "fit_transform"
+    assert "step: the function minmax_scale runs as `MinMaxScaler(feature_range=(0, 2))`" in result.notes
+    from_code(result, "step", 4)
+    from_code(result, "model", 6)
+
+
+def test_a_vectorizer_with_the_code_s_own_analyzer_and_a_numpy_dtype():
+    """``CountVectorizer(analyzer=clean, dtype=np.int8)``: the function is the code's and
+    never runs (the default analyzer splits the synthetic texts); numpy's types are kept."""
+    result = only("""\
+        import numpy as np
+        from sklearn.feature_extraction.text import CountVectorizer
+        from sklearn.naive_bayes import MultinomialNB
+        def clean(text):
+            return text.lower().split()
+        df = pd.read_csv("d.csv")
+        X = CountVectorizer(analyzer=clean, dtype=np.int8, max_features=500).fit_transform(df["text"])
+        X_train, X_test, y_train, y_test = train_test_split(X, df["t"], random_state=0)
+        model = MultinomialNB().fit(X_train, y_train)
+        print(accuracy_score(y_test, model.predict(X_test)))
+    """, "LL101")
+    assert result.job.step == call(
+        "sklearn.feature_extraction.text.CountVectorizer", dtype=FuncRef("numpy.int8"), max_features=500
+    )
+    assert any("`analyzer=clean` is a function of the code" in note for note in result.notes)
+    from_code(result, "step", 7)
+
+
+def test_a_clustering_fitted_on_all_rows_runs_as_a_step():
+    result = only("""\
+        from sklearn.cluster import KMeans
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t"), df["t"]
+        clusters = KMeans(n_clusters=8, random_state=1)
+        clusters.fit(X)
+        X["cluster"] = clusters.labels_
+        print(cross_val_score(RandomForestClassifier(n_estimators=150), X, y, cv=10).mean())
+    """, "LL101")
+    assert result.job.step == call("sklearn.cluster.KMeans", n_clusters=8, random_state=1)
+    assert any("distances to its centres" in note for note in result.notes)
+    from_code(result, "step", 4)
+
+
+# ------------------------------------------------------- renamed classes and arguments
+def test_old_library_names_run_as_today_s_with_a_note():
+    """Code written for scikit-learn 0.2x: the same procedure under today's names."""
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import SGDClassifier
+
+    from leaklint.audit.rebuild import build, sanitise
+
+    result = only("""\
+        from sklearn.linear_model import SGDClassifier
+        from sklearn.preprocessing import Imputer
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t"), df["t"]
+        X = Imputer(missing_values="NaN", strategy="mean", axis=0).fit_transform(X)
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+        model = SGDClassifier(loss="log", n_iter=5).fit(X_train, y_train)
+        print(accuracy_score(y_test, model.predict(X_test)))
+    """, "LL101")
+    assert result.job.step == call("sklearn.impute.SimpleImputer", missing_values=FuncRef("numpy.nan"), strategy="mean")
+    assert result.job.model == call("sklearn.linear_model.SGDClassifier", loss="log_loss", max_iter=5)
+    assert isinstance(build(sanitise(result.job.step)), SimpleImputer)
+    assert isinstance(build(sanitise(result.job.model)), SGDClassifier)
+    notes = " | ".join(result.notes)
+    assert "Imputer is SimpleImputer in today's scikit-learn" in notes and "`n_iter` is `max_iter`" in notes
+    assert "`loss='log'` is `loss='log_loss'`" in notes and "`axis=0` no longer exists" in notes
+    from_code(result, "step", 5)
+    from_code(result, "model", 7)
+
+
+def test_an_l1_logistic_regression_gets_the_solver_it_ran_with():
+    result = only("""\
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t"), df["t"]
+        X = StandardScaler().fit_transform(X)
+        X_tr, X_te, y_tr, y_te = train_test_split(X, y, random_state=0)
+        model = LogisticRegression(penalty="l1", C=0.5).fit(X_tr, y_tr)
+        print(roc_auc_score(y_te, model.predict_proba(X_te)[:, 1]))
+    """, "LL101")
+    assert result.job.model == call("sklearn.linear_model.LogisticRegression", penalty="l1", C=0.5, solver="liblinear")
+    assert any("its old default" in note for note in result.notes)
+
+
 # ------------------------------------------------------------------ argument forms
 FORMS = {
     "dict literal unpacked": ('params = {"n_estimators": 200, "max_depth": 5}', "RandomForestClassifier(**params)"),
@@ -297,10 +415,27 @@ def test_a_parameter_default_and_a_literal_argument():
 
 
 @pytest.mark.parametrize("binding", [
+    'params = {"max_depth": 5}\nparams["max_depth"] = 7',
+    'params = {}\nparams["criterion"] = "entropy"\nparams["max_depth"] = 7',
+])
+def test_a_dict_set_key_by_key_holds_its_current_settings(binding):
+    """``params["max_depth"] = 7``: the setting as it now is, never the stale one."""
+    binding = binding.replace("\n", "\n        ")
+    result = only(f"""\
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t"), df["t"]
+        X = StandardScaler().fit_transform(X)
+        {binding}
+        print(cross_val_score(DecisionTreeClassifier(**params), X, y, cv=5).mean())
+    """, "LL101")
+    assert dict(result.job.model.kwargs) == ({"criterion": "entropy", "max_depth": 7} if "{}" in binding else {"max_depth": 7})
+
+
+@pytest.mark.parametrize("binding", [
     "depth = 5\ndepth += 1",
     "depth = 5\nif len(X) > 10:\n    depth = 7",
     'params = {"max_depth": 5}\nparams.update(max_depth=7)',
-    'params = {"max_depth": 5}\nparams["max_depth"] = 7',
+    'params = {"max_depth": 5}\nparams["max_depth"] = depth_of(X)',
 ])
 def test_a_rebound_or_changed_name_is_no_longer_its_literal(binding):
     binding = binding.replace("\n", "\n        ")

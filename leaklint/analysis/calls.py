@@ -16,7 +16,7 @@ from typing import Optional
 from . import libraries as lib
 from .facts import Evaluation
 from .scope import MAX_CALL_DEPTH, MAX_MODULE_DEPTH, BudgetExceeded, Scope
-from .specs import CallSpec, Mapping, literal_of, to_spec
+from .specs import CallSpec, Mapping, Opaque, literal_of, to_spec
 from .project import PATH_ATTRIBUTE
 from .syntax import (
     aggregated_columns,
@@ -146,9 +146,31 @@ def _lead(method, node) -> int:
     return 0
 
 
+def _popped(mapping: Seq, method: str, node) -> Optional[Value]:
+    """``params.pop("k")`` of a dict display: the value under that key, with its literal."""
+    key = const_str(node.args[0]) if method == "pop" and node.args else None
+    if key is None or key not in mapping.keys:
+        return None
+    value = mapping.items[mapping.keys.index(key)]
+    settings = dict(mapping.literal[0].items) if isinstance(mapping.literal, tuple) else {}
+    literal = settings.get(key)
+    if isinstance(value, Data) and literal is not None and not isinstance(literal, Opaque):
+        return replace(value, literal=(literal,))
+    return value
+
+
 def _mutated(mapping: Seq, method: str, args, kwargs) -> Seq:
-    """A dict display after ``params.update({...})``: the new keys win, in its items and in
-    the literal settings it spells; after any other change neither is known."""
+    """A dict display after ``params.update({...})`` or ``params.pop("k")``: the new keys win
+    (the popped one goes), in its items and in the literal settings it spells; after any
+    other change neither is known."""
+    texts = as_data(args[0]).texts if method == "pop" and args else frozenset()
+    key = next(iter(texts)) if len(texts) == 1 else None
+    if key is not None and key in mapping.keys:
+        kept = [(k, v) for k, v in zip(mapping.keys, mapping.items) if k != key]
+        literal = None
+        if isinstance(mapping.literal, tuple):
+            literal = (Mapping(tuple((k, v) for k, v in mapping.literal[0].items if k != key)),)
+        return Seq(tuple(v for _, v in kept), tuple(k for k, _ in kept), literal=literal)
     other = args[0] if method == "update" and len(args) == 1 and not kwargs else None
     if not (isinstance(other, Seq) and other.keys):
         return Seq(mapping.items, ())
@@ -210,8 +232,11 @@ class CallsMixin:
                 return self._call_value(self.module_attribute(receiver, func.attr), node, scope)
             args, kwargs = self._arguments(node, scope, literals=isinstance(receiver, Instance))
             if func.attr in MUTATING_METHODS and isinstance(receiver, Seq) and receiver.keys:
+                popped = _popped(receiver, func.attr, node)
                 receiver = _mutated(receiver, func.attr, args, kwargs)
                 self._rebind(func.value, receiver, scope)
+                if popped is not None:  # num_rounds = params.pop("num_rounds"): that setting's value
+                    return popped
             elif func.attr in MUTATING_METHODS and getattr(receiver, "literal", None) is not None:
                 receiver = replace(receiver, literal=None)
                 self._rebind(func.value, receiver, scope)
@@ -473,14 +498,17 @@ class CallsMixin:
             return self._pipeline(qualname, node, args, kwargs)
         if key == lib.PARTIAL and args and isinstance(args[0], Function):
             return replace(args[0], bound_args=tuple(args[1:]), bound_kwargs=tuple(kwargs.items()))
-        if key in lib.NATIVE_TRAIN and len(args) > 1:
+        train_set = args[1] if len(args) > 1 else kwargs.get("train_set", kwargs.get("dtrain"))
+        if key in lib.NATIVE_TRAIN and train_set is not None and (args or "params" in kwargs):
             # lgb.train(params, train_set) / xgb.train(params, dtrain): a model fitted on the set
             # (described like any call, so the audit can name it; never on its allow-list)
-            booster = Estimator(qualname, node, spec=to_spec(node, self._resolve(scope), self._bound(scope)), tuned=as_data(args[0]).tuned)
-            native = _native_model(key, node, args[0], self._bound(scope))
+            params = args[0] if args else kwargs["params"]
+            booster = Estimator(qualname, node, spec=to_spec(node, self._resolve(scope), self._bound(scope)), tuned=as_data(params).tuned)
+            native = _native_model(key, node, params, self._bound(scope))
             booster = replace(booster, predictor=native or booster.spec, predictor_span=span_of(node))
             watched = {k: v for k, v in kwargs.items() if k in lib.EVAL_KEYWORDS or k == "callbacks"}
-            event, _, _ = self.fit(booster, "train", [args[1], UNKNOWN], watched, node, x_node=node.args[1])
+            set_node = node.args[1] if len(node.args) > 1 else keyword_node(node, "train_set") or keyword_node(node, "dtrain")
+            event, _, _ = self.fit(booster, "train", [train_set, UNKNOWN], watched, node, x_node=set_node)
             return replace(booster, fits=frozenset({event.id}))
         if key in lib.STUDY_FACTORIES:
             return Estimator(lib.STUDY, node)

@@ -53,6 +53,7 @@ class LearnEvent:
     time: Optional[TimeMark] = None  # the rows it learned from were already shown to be time-ordered
     subset: bool = False  # learned from rows chosen by a condition (a date cutoff), not all of them
     tuned: frozenset = frozenset()  # ids of the searches whose chosen settings the fitted model has
+    watched: frozenset = frozenset()  # Rows of its evaluation set (validation_data=, eval_set=)
     lead: int = 0  # a look-ahead of this many rows (shift(-2): 2); 0 when unbounded or unknown
     keys: tuple = ()  # the columns a group statistic groups by
     # A fit's estimator as a model (its spec, a Pipeline's last step's, a search's

@@ -23,7 +23,7 @@ from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .slices import assigned_names, positional_sides
-from .specs import Mapping, Opaque, opaque_text
+from .specs import Mapping, Opaque, literal_of, opaque_text
 from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, tuning_objective
 from .values import (
     UNKNOWN,
@@ -493,7 +493,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         elif isinstance(target, ast.Starred):
             self.assign(target.value, as_data(value), scope, source)
         elif isinstance(target, ast.Subscript):
-            self._assign_into(target.value, value, scope, target)
+            self._assign_into(target.value, value, scope, target, source=source)
         elif isinstance(target, ast.Attribute):
             owner = self.ev(target.value, scope)
             path = self._path(target)
@@ -531,7 +531,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         for target in targets:
             self.assign(target, value if isinstance(value, Data) else as_data(value), scope, source)
 
-    def _assign_into(self, container, value, scope, target, column=None) -> None:
+    def _assign_into(self, container, value, scope, target, column=None, source=None) -> None:
         """``df[c] = v`` / ``df.loc[m, c] = v`` (``df.c = v``: ``column``): the frame now holds what v holds."""
         while isinstance(container, ast.Subscript):
             container = container.value
@@ -547,13 +547,20 @@ class Interpreter(CallsMixin, RecordingMixin):
             key = column
             if target is not None:  # df["date"] = ..., or df[date_column] with date_column handed "date"
                 key = const_str(target.slice) or (_single_text(slot) if isinstance(target.slice, ast.Name) else None)
-            if isinstance(current, Seq) and current.keys and key is not None:
+            mapping = isinstance(current, Seq) and isinstance(current.literal, tuple) and isinstance(current.literal[0], Mapping)
+            if isinstance(current, Seq) and (current.keys or mapping) and key is not None:
                 keys, items = current.keys, current.items
                 if key in keys:
                     items = items[: keys.index(key)] + (value,) + items[keys.index(key) + 1 :]
                 else:
                     keys, items = keys + (key,), items + (value,)
-                self.assign(base_node, Seq(items, keys), scope)
+                literal = None
+                if mapping:  # params["max_depth"] = 7: the literal settings it spells gain that key
+                    known = (literal_of(source) if source is not None else None) or getattr(value, "literal", None)
+                    plain = known is not None and not isinstance(known[0], Mapping)
+                    setting = known[0] if plain else Opaque(opaque_text(source) if source is not None else "?")
+                    literal = (Mapping(tuple((dict(current.literal[0].items) | {key: setting}).items())),)
+                self.assign(base_node, Seq(items, keys, literal=literal), scope)
             elif isinstance(current, Seq) and current.keys:
                 # datasets[name] = frame in a loop over the dict: each frame keeps its rows
                 incoming = as_data(value)

@@ -96,6 +96,12 @@ LEARNING_FUNCTIONS = {
     )
 }
 LEARNING_FUNCTIONS[lib_key("sklearn.utils.resample")] = "resample"
+# Their estimator forms: scale(X) learns and applies what StandardScaler().fit_transform(X) does.
+FUNCTION_FORMS = {
+    "scale": "StandardScaler", "minmax_scale": "MinMaxScaler", "robust_scale": "RobustScaler",
+    "maxabs_scale": "MaxAbsScaler", "quantile_transform": "QuantileTransformer", "power_transform": "PowerTransformer",
+}
+FUNCTION_ONLY_KEYWORDS = frozenset(("X", "axis", "copy"))
 # Univariate scores of each feature against the label, used to pick columns by hand.
 for _name in ("f_classif", "f_regression", "chi2", "mutual_info_classif", "mutual_info_regression", "r_regression"):
     LEARNING_FUNCTIONS[lib_key("sklearn.feature_selection." + _name)] = "selection"

@@ -10,7 +10,9 @@ split's rows were fitted or scored on.
 """
 from __future__ import annotations
 
-from .facts import Facts, Sink, holds_held_out, saw_held_out
+from typing import Optional
+
+from .facts import Facts, LearnEvent, Sink, holds_held_out, saw_held_out
 from .values import Rows, Side
 
 # Learned by hand from a split's sides with no model in sight: an out-of-fold encoding
@@ -117,3 +119,13 @@ def evaluated_models(facts: Facts, split) -> tuple:
                 found.append((fit_id, evaluation))
     found.sort(key=lambda pair: (pair[1].in_loop, not pair[1].scored, pair[1].metric is None, pair[1].id))
     return tuple(found)
+
+
+def watched_model(facts: Facts, split) -> Optional[LearnEvent]:
+    """The first model fitted on ``split``'s training side that reports its score on the
+    held-out side each epoch or round (``validation_data=(X_test, y_test)``)."""
+    for event in sorted(facts.learns.values(), key=lambda e: e.id):
+        trained = any(r.side is not None and r.side.split == split.id and not r.side.held_out for r in event.rows)
+        if event.kind == "fit" and event.has_labels and trained and holds_held_out(event.watched, split.id):
+            return event
+    return None

@@ -131,9 +131,19 @@ class RecordingMixin:
         if not data.rows:
             return self.derive(args, node)
         labels = as_data(args[1]).column if len(args) > 1 else None
+        name = lib.lib_key(qualname)[1]
+        procedure = {}
+        if name in lib.FUNCTION_FORMS:  # for the runtime checker: the estimator it stands for
+            settings = tuple(
+                (kw.arg, _setting(kw.value, kwargs.get(kw.arg)))
+                for kw in node.keywords if kw.arg and kw.arg not in lib.FUNCTION_ONLY_KEYWORDS
+            )
+            step = CallSpec(f"sklearn.preprocessing.{lib.FUNCTION_FORMS[name]}", (), settings)
+            procedure = {"step": step, "by_hand": f"the function {name}", "fit_method": "fit_transform",
+                         "origins": {"step": span_of(node)}}
         event = self._learn(
             kind, qualname, node, data, node.args[0] if node.args else None,
-            method=lib.lib_key(qualname)[1], has_labels=len(args) > 1, column=labels,
+            method=name, has_labels=len(args) > 1, column=labels, procedure=procedure,
         )
         if kind == "selection":
             # per-feature scores: they choose columns, they are not rows; a person reads them
@@ -173,6 +183,8 @@ class RecordingMixin:
                 self._sink([data, y_val])
                 self._training(node, data)
         watched = next((kwargs[k] for k in lib.EVAL_KEYWORDS if k in kwargs), None)
+        if watched is not None:
+            event.watched = as_data(watched).rows
         how = self._keeps_best(est, kwargs, node) if watched is not None else None
         if how and not self._objective and not self._standalone:
             # (a trial's own stopping point only ranks trials; a function nothing calls stops nothing)

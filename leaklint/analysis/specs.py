@@ -106,7 +106,8 @@ def literal_of(node: ast.AST) -> Optional[tuple]:
         values = [literal_of(v) for v in node.values]
         if any(v is None or isinstance(v[0], Mapping) for v in values):
             return None
-        return (Mapping(tuple((k.value, v[0]) for k, v in zip(node.keys, values))),)
+        # (a key written twice holds its last value, as Python builds the dict)
+        return (Mapping(tuple({k.value: v[0] for k, v in zip(node.keys, values)}.items())),)
     if isinstance(node, ast.Constant):  # the common case, without building a spec
         value = node.value
         return (value,) if value is None or isinstance(value, (bool, int, float, str)) else None

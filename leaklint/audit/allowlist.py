@@ -40,6 +40,8 @@ STEPS = (
     )
     + _names("sklearn.random_projection", "GaussianRandomProjection SparseRandomProjection")
     + _names("sklearn.kernel_approximation", "Nystroem RBFSampler")
+    # (a clustering's cluster assignments become features; the audit reads its distances)
+    + _names("sklearn.cluster", "KMeans MiniBatchKMeans")
     + _names(
         "category_encoders",
         "TargetEncoder LeaveOneOutEncoder CatBoostEncoder MEstimateEncoder "
@@ -126,8 +128,12 @@ METRIC_SCORERS = {
     "sklearn.metrics.mean_absolute_error": "neg_mean_absolute_error",
 }
 
-# Floats with no literal syntax of their own (SimpleImputer(missing_values=np.nan)).
-CONSTANTS = _names("numpy", "nan inf") + _names("math", "nan inf")
+# Floats with no literal syntax of their own (SimpleImputer(missing_values=np.nan)), and
+# numpy's number types (CountVectorizer(dtype=np.int8)).
+CONSTANTS = (
+    _names("numpy", "nan inf float16 float32 float64 int8 int16 int32 int64 uint8 bool_")
+    + _names("math", "nan inf")
+)
 
 # Metric functions that report several figures at once; the audit measures their accuracy.
 REPORTS = _names("sklearn.metrics", "classification_report confusion_matrix")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from leaklint.analysis.specs import CallSpec, FuncRef, Opaque, is_safe
-from leaklint.audit import examples
+from leaklint.audit import examples, versions
 from leaklint.audit.allowlist import METRIC_SCORERS, REPORTS, accepts, allowed, canonical
 from leaklint.findings import Finding, Location
 
@@ -131,7 +131,13 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
         step = _by_hand(result, proc) if proc.get("step") is None else proc.get("step")
         if proc.get("step") is not None and proc.get("by_hand"):
             result.notes.append(f"step: {proc['by_hand']} runs as `{describe(step)}`")
+        step = _own_functions_dropped(result, versions.current(step, result.notes, "step"))
         pieces["step"] = _accepted(result, "step", _columns_mapped(result, step), role)
+        if isinstance(pieces["step"], CallSpec) and _short(pieces["step"].qualname) in CLUSTERINGS:
+            result.notes.append(
+                f"step: {_short(pieces['step'].qualname)}'s clusters reach the model as the distances to its "
+                "centres (transform), whatever the code reads from it (labels_, fit_predict)"
+            )
     if code == "LL105":
         pieces["stat"] = _stat(result, proc.get("stat"))
         if pieces["stat"] == "qcut":
@@ -146,7 +152,8 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
             result.substitute("model", proc.get("model"), f"the selector's own estimator, `{describe(own)}`,")
             pieces["model"] = own
         else:
-            pieces["model"] = _accepted(result, "model", _columns_mapped(result, proc.get("model"), "model"), "model")
+            model = versions.current(proc.get("model"), result.notes, "model")
+            pieces["model"] = _accepted(result, "model", _columns_mapped(result, model, "model"), "model")
             if pieces["model"] is not None and proc.get("model_via"):
                 result.notes.append(
                     f"model: {proc['model_via']} runs as `{describe(pieces['model'])}`, its scikit-learn counterpart"
@@ -176,6 +183,29 @@ def _by_hand(result: Plan, proc: dict):
     step = examples.STAT_STEPS[name]
     result.notes.append(f"step: {proc.get('by_hand', name)} runs as `{describe(step)}`")
     return step
+
+
+CLUSTERINGS = frozenset({"KMeans", "MiniBatchKMeans"})
+
+# A text step's arguments that name a function of the code (``analyzer=clean_text``): it
+# only shapes the tokens of the code's own texts, and the audit never runs the file's code.
+OWN_FUNCTION_KEYWORDS = ("analyzer", "tokenizer", "preprocessor")
+
+
+def _own_functions_dropped(result: Plan, step):
+    """A vectorizer without the code's own tokenising function; the synthetic texts are
+    split into words by the library's default analyzer instead."""
+    if not isinstance(step, CallSpec):
+        return step
+    own = [(k, v) for k, v in step.kwargs if k in OWN_FUNCTION_KEYWORDS and isinstance(v, Opaque)]
+    if not own:
+        return step
+    named = ", ".join(f"{k}={describe(v)}" for k, v in own)
+    result.notes.append(
+        f"step: `{named}` is a function of the code, which the audit never runs; "
+        f"{_short(step.qualname)}'s default word analyzer splits the synthetic texts"
+    )
+    return CallSpec(step.qualname, step.args, tuple(kv for kv in step.kwargs if kv not in own))
 
 
 def _columns_mapped(result: Plan, spec, piece: str = "step"):
