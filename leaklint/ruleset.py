@@ -19,7 +19,7 @@ from typing import Callable, Optional
 
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
 from .analysis.libraries import NATIVE_TRAIN, lib_key
-from .analysis.networks import as_mlp
+from .analysis.networks import as_mlp, softmax_classes
 from .analysis.reach import watched_model
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Known limitations", "References")
@@ -245,6 +245,8 @@ def model_pieces(event: LearnEvent) -> dict:
     network = as_mlp(event.model)
     if network is not None:
         pieces.update(model=network, model_via="a Keras Sequential of dense layers")
+        if softmax_classes(event.model):
+            pieces["classes"] = softmax_classes(event.model)
     return pieces
 
 

@@ -313,6 +313,46 @@ def test_a_clustering_fitted_on_all_rows_runs_as_a_step():
     from_code(result, "step", 4)
 
 
+MULTICLASS = """\
+    df = pd.read_csv("d.csv")
+    X, y = df.drop(columns="t"), df["t"]
+    X = SelectKBest(f_classif, k=10).fit_transform(X, y)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, random_state=0)
+    params = {"objective": "multiclass", "num_class": 4, "num_leaves": 15}
+    booster = lgb.train(params, lgb.Dataset(X_tr, label=y_tr), num_boost_round=20)
+    print(f1_score(y_te, booster.predict(X_te).argmax(axis=1), average="macro"))
+"""
+
+
+def test_the_class_count_the_code_gives_shapes_the_labels():
+    result = only(MULTICLASS, "LL102")
+    assert result.job.classes == 4 and result.job.scoring == "f1_macro"
+    assert "data: 4 balanced classes, as num_class says the labels have more than two" in result.notes
+    softmax = only("""\
+        import tensorflow as tf
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t"), df["t"]
+        X = StandardScaler().fit_transform(X)
+        X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=1)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"), tf.keras.layers.Dense(5, activation="softmax")])
+        model.fit(X_train, y_train)
+        print(accuracy_score(y_test, model.predict(X_test).argmax(axis=1)))
+    """, "LL101")
+    assert softmax.job.classes == 5
+    assert only(NATIVE, "LL101").job.classes == 2  # a binary objective: two classes
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lightgbm") is None, reason="lightgbm is not installed")
+def test_a_multiclass_audit_scores_at_its_chance_level_when_honest():
+    from leaklint.audit import audit_findings
+
+    source = HEAD + textwrap.dedent(MULTICLASS)
+    [finding] = [f for f in lint_bytes("case.py", source.encode(), RULES, CATALOGS).findings if f.code == "LL102"]
+    [result] = audit_findings([finding], repeats=3, progress=False)
+    assert result.status == "ok" and result.metric == "f1_macro"
+    assert abs(result.honest_mean - 0.25) < 0.1 and result.gap_low > 0.1  # four classes: chance is a quarter
+
+
 # ------------------------------------------------------- renamed classes and arguments
 def test_old_library_names_run_as_today_s_with_a_note():
     """Code written for scikit-learn 0.2x: the same procedure under today's names."""

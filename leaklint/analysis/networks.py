@@ -44,3 +44,15 @@ def as_mlp(spec) -> Optional[CallSpec]:
     name = "MLPClassifier" if output in CLASSIFYING else "MLPRegressor"
     settings = (("hidden_layer_sizes", tuple(units for units, _ in hidden)), ("activation", ACTIVATIONS[next(iter(activations))]))
     return CallSpec(f"sklearn.neural_network.{name}", (), settings)
+
+
+def softmax_classes(spec) -> Optional[int]:
+    """The classes a Sequential's softmax output layer of more than two units predicts."""
+    if not (isinstance(spec, CallSpec) and spec.qualname.endswith(".Sequential") and spec.args
+            and isinstance(spec.args[0], list) and spec.args[0]):
+        return None
+    last = spec.args[0][-1]
+    if not isinstance(last, CallSpec) or last.kwarg("activation") != "softmax":
+        return None
+    units = last.kwarg("units", last.args[0] if last.args else None)
+    return units if isinstance(units, int) and not isinstance(units, bool) and units > 2 else None

@@ -32,7 +32,7 @@ class Dataset:
 
 
 def make(kind: str, rng: np.random.Generator, rows: int, features: int, task: str,
-         positive_share: float = 0.5) -> Dataset:
+         positive_share: float = 0.5, classes: int = 2) -> Dataset:
     """``kind`` is one of gaussian, nonnegative, missing, text, categorical, strings, time,
     walk, entities, wine."""
     if kind == "wine":
@@ -55,12 +55,14 @@ def make(kind: str, rng: np.random.Generator, rows: int, features: int, task: st
         X = rng.normal(size=(rows, features))
         if kind == "missing":
             X[rng.random(X.shape) < MISSING_SHARE] = np.nan
-    return Dataset(X, _target(rng, rows, task, positive_share), rows, features)
+    return Dataset(X, _target(rng, rows, task, positive_share, classes), rows, features)
 
 
-def _target(rng, rows, task, positive_share):
+def _target(rng, rows, task, positive_share, classes=2):
     if task == "regression":
         return rng.normal(size=rows)
+    if classes > 2:  # balanced: each class as often, in random order
+        return rng.permutation(np.arange(rows) % classes)
     positives = int(round(rows * positive_share))
     return rng.permutation(np.repeat([0, 1], [rows - positives, positives]))
 

@@ -77,6 +77,9 @@ def execute(job: Job, send) -> None:
         origins["metric"] = {"from": "example", "reason": metric_notes[0].split(": ", 1)[1]}
     substituted += metric_substituted + sized.substituted
     notes += metric_notes + sized.notes
+    if job.classes > 2 and task == "classification" and metric in MULTICLASS_SCORERS and kind in MULTICLASS_KINDS:
+        notes.append(f"metric: {metric} over {job.classes} classes is scored as {MULTICLASS_SCORERS[metric]}")
+        metric = MULTICLASS_SCORERS[metric]
     rule_notes = _rule_notes(job, model, evaluation, sized.rows)
     notes += rule_notes
     for note in rule_notes:
@@ -93,9 +96,12 @@ def execute(job: Job, send) -> None:
         notes.append(f"model: {describe(model)} needs dense input; the vectorizer's output is made dense for it")
     procedure = PROCEDURES[_procedure_key(job, step)]
     share = IMBALANCED_SHARE if job.code == "LL104" else 0.5
+    classes = job.classes if task == "classification" and kind in MULTICLASS_KINDS else 2
+    if job.classes > 2 and classes == 2:
+        notes.append(f"data: two classes: the {kind} data of {job.code}'s audit is built for binary labels")
 
     def prepare(repeat: int):
-        data = make(kind, np.random.default_rng(repeat), sized.rows, sized.features, task, share)
+        data = make(kind, np.random.default_rng(repeat), sized.rows, sized.features, task, share, classes)
         if sized.scale != 1.0:
             data.X = data.X * sized.scale
         pieces = Pieces(
@@ -282,6 +288,15 @@ def _evaluation(job: Job) -> dict:
         return {"cv": sanitise(job.cv)}
     options = {"test_size": None, "train_size": None, "shuffle": True, "random_state": None, "stratify": False}
     return {"split": {**options, **job.split}}
+
+
+# Data kinds whose labels are drawn alone (not from a series or entities): they can be multiclass.
+MULTICLASS_KINDS = frozenset({"gaussian", "nonnegative", "missing", "text", "categorical", "strings"})
+# Binary scorers and the multiclass scorer of the same metric.
+MULTICLASS_SCORERS = {
+    "f1": "f1_macro", "precision": "precision_macro", "recall": "recall_macro", "jaccard": "jaccard_macro",
+    "roc_auc": "roc_auc_ovr", "average_precision": "accuracy",
+}
 
 
 def _metric(job: Job, task: str):

@@ -41,6 +41,7 @@ class Job:
     split: Optional[dict] = None
     scoring: Optional[str] = None
     task: Optional[str] = None
+    classes: int = 2  # classes of a classification's labels, where the code shows more than two
     options: Optional[dict] = None  # the rule's own literal settings (LL202, LL304)
     # Where each piece came from: {"from": "code", "line": N} or {"from": "example",
     # "reason": ...} (or "none" for a rule without that piece), as the JSON reports it.
@@ -167,9 +168,35 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
         pieces["scoring"] = _scoring(result, code, proc.get("scoring"))
     task = proc.get("task")
     pieces["task"] = task if task in (examples.CLASSIFICATION, examples.REGRESSION) else None
+    pieces["classes"] = classes_of(result, pieces.get("model"), proc)
     result.pieces = origins(finding, proc, result, pieces, rows, features)
     result.job = Job(code, repeats, rows, features, dataset, pieces=result.pieces, **pieces)
     return result
+
+
+# Multiclass, as the code says it: a booster's objective or class count, a network's
+# softmax output of k units, a metric averaged or one-vs-rest over classes.
+MULTICLASS_OBJECTIVES = frozenset({"multiclass", "multiclassova", "softmax", "multi:softmax", "multi:softprob"})
+DEFAULT_CLASSES = 3
+MAX_CLASSES = 10
+
+
+def classes_of(result: Plan, model, proc: dict) -> int:
+    """How many classes the synthetic labels have: 2 unless the code shows more."""
+    settings = dict(model.kwargs) if isinstance(model, CallSpec) else {}
+    count, why = proc.get("classes"), "the network's softmax output"
+    if count is None and isinstance(settings.get("num_class"), int):
+        count, why = settings["num_class"], "num_class"
+    if count is None and settings.get("objective") in MULTICLASS_OBJECTIVES:
+        count, why = DEFAULT_CLASSES, f"objective={settings['objective']!r}"
+    metric = proc.get("scoring")
+    if count is None and isinstance(metric, CallSpec) and metric.kwarg("multi_class") in ("ovr", "ovo"):
+        count, why = DEFAULT_CLASSES, f"multi_class={metric.kwarg('multi_class')!r}"
+    if not isinstance(count, int) or isinstance(count, bool) or count <= 2:
+        return 2
+    count = min(count, MAX_CLASSES)
+    result.notes.append(f"data: {count} balanced classes, as {why} says the labels have more than two")
+    return count
 
 
 def _by_hand(result: Plan, proc: dict):
