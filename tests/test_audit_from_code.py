@@ -382,6 +382,43 @@ def test_old_library_names_run_as_today_s_with_a_note():
     from_code(result, "model", 7)
 
 
+def test_settings_today_s_libraries_refuse_are_read_as_they_ran():
+    """A flag written as 1, a K-fold's random_state without shuffle, XGBoost's gpu_hist:
+    older libraries ran them; the audit builds what they ran instead of failing."""
+    from leaklint.audit.rebuild import build, sanitise
+    from leaklint.audit.versions import current
+
+    vectorizer = build(sanitise(call("sklearn.feature_extraction.text.TfidfVectorizer", smooth_idf=1, min_df=1)))
+    assert vectorizer.smooth_idf is True and vectorizer.min_df == 1  # (a count stays a count)
+    notes = []
+    folds = current(call("sklearn.model_selection.StratifiedKFold", n_splits=5, random_state=42), notes, "cv")
+    assert folds == call("sklearn.model_selection.StratifiedKFold", n_splits=5) and "did nothing" in notes[0]
+    assert current(call("sklearn.model_selection.KFold", n_splits=5, shuffle=True, random_state=1), [], "cv").kwargs[-1] == ("random_state", 1)
+    booster = current(call("xgboost.XGBRegressor", tree_method="gpu_hist", device="cuda"), [], "model")
+    assert sanitise(booster) == call("xgboost.XGBRegressor", tree_method="hist")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("sklearn") is None, reason="scikit-learn is not installed")
+def test_a_regression_under_a_stratified_cv_and_a_log_error_runs():
+    """Kaggle's ordinal targets: a regressor under StratifiedKFold (the target takes few
+    values) scored by mean squared log error (the target is made positive)."""
+    from leaklint.audit import audit_findings
+
+    source = HEAD + textwrap.dedent("""\
+        from sklearn.linear_model import Ridge
+        from sklearn.model_selection import StratifiedKFold
+        df = pd.read_csv("d.csv")
+        X, y = df.drop(columns="t"), df["t"]
+        X = StandardScaler().fit_transform(X)
+        print(cross_val_score(Ridge(), X, y, cv=StratifiedKFold(5, random_state=0), scoring="neg_mean_squared_log_error"))
+    """)
+    [finding] = [f for f in lint_bytes("case.py", source.encode(), RULES, CATALOGS).findings if f.code == "LL101"]
+    [result] = audit_findings([finding], repeats=2, progress=False)
+    assert result.status == "ok", result.reason
+    assert any("takes 5 values" in note for note in result.notes)
+    assert any("made positive" in note for note in result.notes)
+
+
 def test_an_l1_logistic_regression_gets_the_solver_it_ran_with():
     result = only("""\
         df = pd.read_csv("d.csv")

@@ -99,9 +99,20 @@ def execute(job: Job, send) -> None:
     classes = job.classes if task == "classification" and kind in MULTICLASS_KINDS else 2
     if job.classes > 2 and classes == 2:
         notes.append(f"data: two classes: the {kind} data of {job.code}'s audit is built for binary labels")
+    levels = None  # a regression target of few values, where the evaluation stratifies on it
+    if task == "regression" and kind in MULTICLASS_KINDS and _stratified(evaluation):
+        levels = ORDINAL_LEVELS
+        notes.append(f"data: the target takes {levels} values (0 to {levels - 1}): the evaluation stratifies on it")
+    positive_target = task == "regression" and "log" in metric  # (mean squared log error)
+    if positive_target:
+        notes.append(f"data: the target is made positive for {metric}")
 
     def prepare(repeat: int):
         data = make(kind, np.random.default_rng(repeat), sized.rows, sized.features, task, share, classes)
+        if levels is not None:
+            data.y = np.random.default_rng(repeat).permutation(np.arange(sized.rows) % levels).astype(float)
+        if positive_target:
+            data.y = np.abs(data.y)
         if sized.scale != 1.0:
             data.X = data.X * sized.scale
         pieces = Pieces(
@@ -281,6 +292,16 @@ def _step(job: Job, task):
     if job.code in examples.STEPS:
         return sanitise(job.step) or (examples.STEPS[job.code][task] if task else None)
     return None
+
+
+ORDINAL_LEVELS = 5
+
+
+def _stratified(evaluation: dict) -> bool:
+    cv = evaluation.get("cv")
+    return bool(evaluation.get("split", {}).get("stratify")) or (
+        isinstance(cv, CallSpec) and cv.qualname.rsplit(".", 1)[-1].startswith("Stratified")
+    )
 
 
 def _evaluation(job: Job) -> dict:

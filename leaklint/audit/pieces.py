@@ -160,7 +160,8 @@ def plan(finding: Finding, *, repeats: int, rows=None, features=None, dataset=No
                     f"model: {proc['model_via']} runs as `{describe(pieces['model'])}`, its scikit-learn counterpart"
                 )
     # (A search's cv is its evaluation: LL304 reads no split.)
-    pieces.update(_evaluation(result, code, proc.get("cv"), None if code == "LL304" else proc.get("split")))
+    cv = versions.current(proc.get("cv"), result.notes, "cv")
+    pieces.update(_evaluation(result, code, cv, None if code == "LL304" else proc.get("split")))
     if code == "LL201":
         # Read quietly: it decides classification, and a regression's metric is fixed.
         pieces["scoring"] = _scoring(Plan(), code, proc.get("scoring"))

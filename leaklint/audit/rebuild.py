@@ -7,19 +7,22 @@ call raises, so a spec that slipped past screening still cannot run.
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from leaklint.analysis.specs import CallSpec, FuncRef
 from leaklint.audit.allowlist import canonical
 
 # Keyword arguments that are dropped before a spec is described or built: they would
 # write to disk (memory), read files (input), start processes (n_jobs, thread_count),
-# print (CatBoost's verbose and its synonyms), name the user's own columns (cols), or
+# print (CatBoost's verbose and its synonyms), ask for a GPU the audit does not use
+# (device, task_type, gpu_id, ...), name the user's own columns (cols), or
 # stop boosting early on an evaluation set the audit's fit is not given (XGBoost raises
 # without one, CatBoost's use_best_model too); none changes what a leak does to the score.
 DROPPED = frozenset({
     "memory", "input", "n_jobs", "thread_count", "cols",
     "verbose", "verbose_eval", "logging_level", "silent", "metric_period",
     "early_stopping_rounds", "early_stopping_round", "use_best_model", "od_type", "od_wait",
+    "device", "device_type", "task_type", "gpu_id", "gpu_platform_id", "gpu_device_id", "predictor",
 })
 
 PACKAGES = {"imblearn": "imbalanced-learn", "category_encoders": "category-encoders"}
@@ -57,6 +60,7 @@ def build(spec):
         target = resolve(spec.qualname)
         args, kwargs = [build(a) for a in spec.args], {k: build(v) for k, v in spec.kwargs}
         kwargs.update(LIBRARY_SETTINGS.get(spec.qualname.split(".", 1)[0], {}))
+        kwargs = _booleans(target, kwargs)
         try:
             return target(*args, **kwargs)
         except TypeError as exc:  # an argument of another version (SMOTE(ratio=...) in old imblearn)
@@ -69,6 +73,19 @@ def build(spec):
     if spec is None or isinstance(spec, (bool, int, float, str)):
         return spec
     raise ValueError(f"refusing to rebuild {spec!r}")
+
+
+def _booleans(target, kwargs: dict) -> dict:
+    """``TfidfVectorizer(smooth_idf=1)``: a 0 or 1 where the parameter is a flag is that
+    flag (older scikit-learn took it; today's validation refuses it)."""
+    try:
+        defaults = {name: p.default for name, p in inspect.signature(target).parameters.items()}
+    except (TypeError, ValueError):
+        return kwargs
+    return {
+        key: bool(value) if type(value) is int and value in (0, 1) and isinstance(defaults.get(key), bool) else value
+        for key, value in kwargs.items()
+    }
 
 
 def resolve(qualname: str):

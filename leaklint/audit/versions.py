@@ -34,6 +34,8 @@ VALUES = {
     ("GradientBoostingRegressor", "loss", "lad"): "absolute_error",
     ("GradientBoostingClassifier", "loss", "deviance"): "log_loss",
     ("SimpleImputer", "missing_values", "NaN"): FuncRef("numpy.nan"),
+    # (XGBoost 2 names the device apart: the audit runs its CPU form)
+    **{(name, "tree_method", "gpu_hist"): "hist" for name in ("XGBClassifier", "XGBRegressor")},
 }
 
 # (class, keyword, the value that did nothing): removed arguments, dropped when so set
@@ -48,6 +50,9 @@ REMOVED = {
 OLD_DEFAULTS = {
     ("LogisticRegression", "penalty", "l1", "solver"): "liblinear",  # the default before scikit-learn 0.22
 }
+
+
+SHUFFLING_SPLITTERS = frozenset({"KFold", "StratifiedKFold", "GroupKFold", "StratifiedGroupKFold"})
 
 
 def current(spec, notes: list, piece: str):
@@ -77,6 +82,10 @@ def current(spec, notes: list, piece: str):
             value = new
         kwargs.append((renamed, value))
     written = dict(kwargs)
+    if name in SHUFFLING_SPLITTERS and "random_state" in written and written.get("shuffle") is not True:
+        # (older scikit-learn ignored it; today's refuses it)
+        notes.append(f"{piece}: {name}'s `random_state` without `shuffle=True` did nothing; dropped")
+        kwargs = [(k, v) for k, v in kwargs if k != "random_state"]
     for (cls, keyword, value, missing), default in OLD_DEFAULTS.items():
         if cls == name and written.get(keyword) == value and missing not in written:
             notes.append(f"{piece}: {name}(`{keyword}={value!r}`) ran with `{missing}={default!r}`, its old default")
