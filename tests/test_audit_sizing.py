@@ -117,6 +117,19 @@ def test_a_literal_kernel_width_scales_the_noise():
     assert sized("LL101", call("sklearn.decomposition.KernelPCA", n_components=2)).scale == 1.0
 
 
+def test_a_literal_variance_threshold_scales_the_noise_around_it():
+    """VarianceThreshold(threshold=1.5) keeps no feature of unit-variance noise (the audit
+    erred on real code); scaled to its threshold, about half of them pass."""
+    from sklearn.feature_selection import VarianceThreshold
+
+    result = sized("LL101", call("sklearn.feature_selection.VarianceThreshold", threshold=1.5))
+    assert result.scale == pytest.approx(np.sqrt(1.5))
+    noise = np.random.default_rng(0).normal(size=(result.rows, result.features)) * result.scale
+    kept = VarianceThreshold(threshold=1.5).fit(noise).get_support().sum()
+    assert 0.2 * result.features <= kept <= 0.8 * result.features
+    assert sized("LL101", call("sklearn.feature_selection.VarianceThreshold")).scale == 1.0
+
+
 def test_positional_arguments_become_keywords_when_changed():
     knn = call("sklearn.neighbors.KNeighborsClassifier", 15, weights="distance")
     changed = sizing._with_kwargs(knn, n_neighbors=3)

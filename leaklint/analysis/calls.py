@@ -146,10 +146,17 @@ def _lead(method, node) -> int:
     return 0
 
 
-def _popped(mapping: Seq, method: str, node) -> Optional[Value]:
+def _popped_key(mapping: Seq, method: str, args) -> Optional[str]:
+    """The key ``params.pop("k")`` takes out of a dict display, when it holds it."""
+    texts = as_data(args[0]).texts if method == "pop" and args else frozenset()
+    key = next(iter(texts)) if len(texts) == 1 else None
+    return key if key in mapping.keys else None
+
+
+def _popped(mapping: Seq, method: str, args) -> Optional[Value]:
     """``params.pop("k")`` of a dict display: the value under that key, with its literal."""
-    key = const_str(node.args[0]) if method == "pop" and node.args else None
-    if key is None or key not in mapping.keys:
+    key = _popped_key(mapping, method, args)
+    if key is None:
         return None
     value = mapping.items[mapping.keys.index(key)]
     settings = dict(mapping.literal[0].items) if isinstance(mapping.literal, tuple) else {}
@@ -163,9 +170,8 @@ def _mutated(mapping: Seq, method: str, args, kwargs) -> Seq:
     """A dict display after ``params.update({...})`` or ``params.pop("k")``: the new keys win
     (the popped one goes), in its items and in the literal settings it spells; after any
     other change neither is known."""
-    texts = as_data(args[0]).texts if method == "pop" and args else frozenset()
-    key = next(iter(texts)) if len(texts) == 1 else None
-    if key is not None and key in mapping.keys:
+    key = _popped_key(mapping, method, args)
+    if key is not None:
         kept = [(k, v) for k, v in zip(mapping.keys, mapping.items) if k != key]
         literal = None
         if isinstance(mapping.literal, tuple):
@@ -232,7 +238,7 @@ class CallsMixin:
                 return self._call_value(self.module_attribute(receiver, func.attr), node, scope)
             args, kwargs = self._arguments(node, scope, literals=isinstance(receiver, Instance))
             if func.attr in MUTATING_METHODS and isinstance(receiver, Seq) and receiver.keys:
-                popped = _popped(receiver, func.attr, node)
+                popped = _popped(receiver, func.attr, args)
                 receiver = _mutated(receiver, func.attr, args, kwargs)
                 self._rebind(func.value, receiver, scope)
                 if popped is not None:  # num_rounds = params.pop("num_rounds"): that setting's value
@@ -498,8 +504,10 @@ class CallsMixin:
             return self._pipeline(qualname, node, args, kwargs)
         if key == lib.PARTIAL and args and isinstance(args[0], Function):
             return replace(args[0], bound_args=tuple(args[1:]), bound_kwargs=tuple(kwargs.items()))
-        train_set = args[1] if len(args) > 1 else kwargs.get("train_set", kwargs.get("dtrain"))
-        if key in lib.NATIVE_TRAIN and train_set is not None and (args or "params" in kwargs):
+        train_set = None
+        if key in lib.NATIVE_TRAIN and (args or "params" in kwargs):
+            train_set = args[1] if len(args) > 1 else kwargs.get("train_set", kwargs.get("dtrain"))
+        if train_set is not None:
             # lgb.train(params, train_set) / xgb.train(params, dtrain): a model fitted on the set
             # (described like any call, so the audit can name it; never on its allow-list)
             params = args[0] if args else kwargs["params"]
@@ -1066,7 +1074,7 @@ NATIVE_ROUNDS = {"lightgbm": 100, "xgboost": 10}  # num_boost_round's defaults
 def _numbers(node) -> bool:
     """A flat list or tuple display of number literals."""
     return isinstance(node, (ast.List, ast.Tuple)) and all(
-        isinstance(literal_of(e), tuple) and isinstance(literal_of(e)[0], (int, float)) for e in node.elts
+        isinstance((literal_of(e) or (None,))[0], (int, float)) for e in node.elts
     )
 
 

@@ -112,6 +112,7 @@ def size(code: str, step, model, *, rows: int, features: int, explicit_rows: boo
         _bound_sfs_cv(sized, _step_fits(code, folds))
     if kind in ("gaussian", "missing"):
         _kernel_scale(sized)
+        _variance_scale(sized)
     return sized
 
 
@@ -335,6 +336,19 @@ def _kernel_scale(sized: Sized) -> None:
     sized.notes.append(
         f"data: features scaled by {sized.scale:.3g} so that {describe(sized.step)} sees rows at a "
         f"typical squared distance of 1/gamma (unscaled, every pair of noise rows is ~0 apart in its kernel)"
+    )
+
+
+def _variance_scale(sized: Sized) -> None:
+    """Scale Gaussian features to the variance a literal ``VarianceThreshold(threshold=t)``
+    cuts at, so that about half of them pass it (unscaled, a threshold above 1 keeps none)."""
+    threshold = _params(sized.step).get("threshold") if _name(sized.step) == "VarianceThreshold" else None
+    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or threshold <= 0:
+        return
+    sized.scale = math.sqrt(threshold)
+    sized.notes.append(
+        f"data: features scaled by {sized.scale:.3g} so that their variances lie around "
+        f"{describe(sized.step)}'s threshold and about half of them pass it"
     )
 
 

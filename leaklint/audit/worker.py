@@ -47,11 +47,17 @@ def main() -> None:
             execute(job, lambda message: write_message(out, message))
             write_message(out, ("done",))
         except Unsupported as exc:
-            write_message(out, ("unsupported", str(exc)))
+            write_message(out, ("unsupported", _one_line(exc)))
         except MemoryError:
             write_message(out, ("error", f"ran out of memory (the audit is limited to {MEMORY_LIMIT // 2**30} GiB)"))
         except Exception as exc:
-            write_message(out, ("error", f"{type(exc).__name__}: {exc}"))
+            write_message(out, ("error", f"{type(exc).__name__}: {_one_line(exc)}"))
+
+
+def _one_line(exc: Exception) -> str:
+    """A library's message, cut to its first line (scikit-learn's add advice on more)."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else ""
 
 
 if __name__ == "__main__":
