@@ -175,7 +175,7 @@ def _mutated(mapping: Seq, method: str, args, kwargs) -> Seq:
         kept = [(k, v) for k, v in zip(mapping.keys, mapping.items) if k != key]
         literal = None
         if isinstance(mapping.literal, tuple):
-            literal = (Mapping(tuple((k, v) for k, v in mapping.literal[0].items if k != key)),)
+            literal = (mapping.literal[0].without(key),)
         return Seq(tuple(v for _, v in kept), tuple(k for k, _ in kept), literal=literal)
     other = args[0] if method == "update" and len(args) == 1 and not kwargs else None
     if not (isinstance(other, Seq) and other.keys):
@@ -184,8 +184,7 @@ def _mutated(mapping: Seq, method: str, args, kwargs) -> Seq:
     kept += list(zip(other.keys, other.items))
     literal = None
     if isinstance(mapping.literal, tuple) and isinstance(other.literal, tuple):
-        settings = dict(mapping.literal[0].items) | dict(other.literal[0].items)
-        literal = (Mapping(tuple(settings.items())),)
+        literal = (mapping.literal[0].updated(dict(other.literal[0].items)),)
     return Seq(tuple(v for _, v in kept), tuple(k for k, _ in kept), literal=literal)
 
 

@@ -106,9 +106,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             self._slices = positional_sides(subscripts, frozenset(loop_names), assigned_names(assigns))
         self.exec_block(tree.body, module)
         for value in module.env.values():  # (another module may import these names)
-            for item in value.items if value.__class__ is Seq else (value,):
-                if item.__class__ is Data:
-                    self.facts.kept_sides.update(r.side for r in item.rows if r.side is not None)
+            self.facts.kept_sides |= _split_sides(value)
         # Functions never called from analysed code are analysed with unknown arguments;
         # analysing one may define more (nested functions), so the list grows as it goes.
         done = set()
@@ -559,7 +557,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                     known = (literal_of(source) if source is not None else None) or getattr(value, "literal", None)
                     plain = known is not None and not isinstance(known[0], Mapping)
                     setting = known[0] if plain else Opaque(opaque_text(source) if source is not None else "?")
-                    literal = (Mapping(tuple((dict(current.literal[0].items) | {key: setting}).items())),)
+                    literal = (current.literal[0].updated({key: setting}),)
                 self.assign(base_node, Seq(items, keys, literal=literal), scope)
             elif isinstance(current, Seq) and current.keys:
                 # datasets[name] = frame in a loop over the dict: each frame keeps its rows
@@ -641,9 +639,7 @@ class Interpreter(CallsMixin, RecordingMixin):
     def _note_read(self, value: Value) -> Value:
         """Code reads ``value`` (or a tuple of parts: ``parts[1]``): the sides of splits its
         rows come from are in use."""
-        for item in value.items if value.__class__ is Seq else (value,):
-            if item.__class__ is Data and item.rows:
-                self.facts.read_sides.update(r.side for r in item.rows if r.side is not None)
+        self.facts.read_sides |= _split_sides(value)
         return value
 
     def ex_Name(self, node, scope):
@@ -998,6 +994,12 @@ def _selected_columns(key, indexer: bool) -> Optional[list]:
 
 
 _LITERAL_NODES = (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp)
+
+
+def _split_sides(value) -> set:
+    """The sides of splits whose rows ``value`` holds (or, for a tuple of parts, its items)."""
+    items = value.items if value.__class__ is Seq else (value,)
+    return {r.side for item in items if item.__class__ is Data for r in item.rows if r.side is not None}
 
 
 def _referenced_names(tree: ast.Module) -> set:

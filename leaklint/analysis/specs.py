@@ -44,6 +44,13 @@ class Mapping:
 
     items: tuple  # ((str key, literal value), ...)
 
+    def updated(self, settings: dict) -> "Mapping":
+        """The settings after ``params.update(settings)`` (or ``params[k] = v``): new keys win."""
+        return Mapping(tuple((dict(self.items) | settings).items()))
+
+    def without(self, key: str) -> "Mapping":
+        return Mapping(tuple((k, v) for k, v in self.items if k != key))
+
 
 _LITERAL_CONTAINERS = {ast.Tuple: tuple, ast.List: list}
 
