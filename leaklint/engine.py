@@ -224,15 +224,17 @@ def _lint(path, raw, rules, catalogs, time_functions) -> FileResult:
         result.errors.append(diagnostic(path, err.reason, err.line, err.cell))
     if file_is_suppressed(text):
         return result
-    # a fix rewrites the file as stored: none where a line was neutralised or a cell skipped
-    fixable = text == source.text and not source.skipped and not cell_errors
-    facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None, path, fixable)
-    result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs, fixable)
+    complete = text == source.text and not source.skipped and not cell_errors
+    # a fix rewrites the file as stored: a notebook's cells keep their skipped lines (fix/notebook.py),
+    # a script with a neutralised line or a notebook with a blanked cell gets none
+    fixable = text == source.text
+    facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None, path, complete)
+    result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs, fixable, complete)
     result.depends = tuple(sorted(facts.depends.items()))
     return result
 
 
-def _run_rules(path, source, tree, text, facts, rules, catalogs, fixable) -> list:
+def _run_rules(path, source, tree, text, facts, rules, catalogs, fixable, complete) -> list:
     def column(line: int, offset: int) -> int:
         """ast gives UTF-8 byte offsets; reports count characters (1-based)."""
         text_line = lines[line - 1] if 1 <= line <= len(lines) else ""
@@ -280,7 +282,7 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs, fixable) -> lis
                               if r not in known.related)
                 fix = known.fix
                 if fix is not None:  # the line's fix must correct every leak on it, or there is none
-                    syntax = syntax or Tree(tree, text)
+                    syntax = syntax or Tree(tree, text, source.unread)
                     fix = merged(fix, plan(rule.code, hit, facts, syntax) if fixable else None)
                 findings[key] = replace(known, related=known.related + extra, fix=fix)
                 continue
@@ -296,9 +298,21 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs, fixable) -> lis
                 procedure=_located(hit.procedure, location),
             )
             if fixable and rule.code in PLANNERS:
-                syntax = syntax or Tree(tree, text)
+                syntax = syntax or Tree(tree, text, source.unread)
                 findings[key] = replace(findings[key], fix=plan(rule.code, hit, facts, syntax))
+    if not complete:
+        return sorted((_unread_lines(f) for f in findings.values()), key=Finding.sort_key)
     return sorted(findings.values(), key=Finding.sort_key)
+
+
+def _unread_lines(finding: Finding) -> Finding:
+    """A fix in a file with lines the analysis skipped is unsafe: those lines may read the
+    names it changes."""
+    fix = finding.fix
+    if fix is None or fix.applicability != "safe":
+        return finding
+    note = " (unsafe: lines leaklint could not read may use the names it changes)"
+    return replace(finding, fix=replace(fix, applicability="unsafe", message=fix.message + note))
 
 
 def _located(procedure: dict, location) -> dict:

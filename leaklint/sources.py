@@ -35,6 +35,9 @@ class Source:
     text: str
     cells: Optional[list] = None
     skipped: list = field(default_factory=list)  # SourceError per skipped cell
+    # (line of ``text``, source as stored) of each line the analysis could not read; a
+    # skipped cell's lines sit at the line after the code before it
+    unread: list = field(default_factory=list)
 
     def locate(self, line: int) -> tuple:
         """(cell, line in cell) of a line of ``text``; cell is None for .py files."""
@@ -291,7 +294,7 @@ def read_notebook(raw: bytes) -> Source:
     language = notebook_language(data)
     if language is not None and language not in PYTHON_LANGUAGES:
         raise SourceError(f"not a Python notebook (kernel language {language!r}); skipped")
-    lines, cells, skipped = [], [], []
+    lines, cells, skipped, unread = [], [], [], []
     for number, cell in enumerate(data["cells"], start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
@@ -303,14 +306,16 @@ def read_notebook(raw: bytes) -> Source:
             recovered, errors = _recovered(cell_lines, error, number)
             skipped += errors
             if recovered is None:
+                unread += [(len(lines) + 1, line) for line in cell_lines]
                 continue
+            unread += [(len(lines) + e.line, cell_lines[e.line - 1]) for e in errors]
             cell_lines = recovered
         for index, line in enumerate(cell_lines, start=1):
             lines.append(line)
             cells.append((number, index))
         lines.append("")
         cells.append((number, len(cell_lines) + 1))
-    return Source("\n".join(lines) + "\n", cells, skipped)
+    return Source("\n".join(lines) + "\n", cells, skipped, unread)
 
 
 def _recovered(cell_lines: list, error, number: int) -> tuple:

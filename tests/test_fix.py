@@ -487,3 +487,58 @@ def test_audit_full_shows_the_fix_it_measures(project):
     assert "honest: SelectKBest(f_classif, k=20) and LogisticRegression() in one Pipeline" in proc.stdout
     assert "cv.py:9:7 LL102 fix (safe): Fit SelectKBest inside the cross-validation" in proc.stdout
     assert "+print(cross_val_score(make_pipeline(SelectKBest(f_classif, k=20), LogisticRegression()), X, y" in proc.stdout
+
+
+# ------------------------------------------------------------ shapes seen in real code
+FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _only_fix(path: str, raw: bytes):
+    findings = [f for f in lint(path, raw).findings if f.code != "LL000"]
+    assert len(findings) == 1, findings
+    return findings[0].fix
+
+
+def test_a_step_fitted_inside_the_cross_validation_call_joins_the_model_in_a_pipeline():
+    path = FIXTURES_DIR / "ll101" / "leak_scaler_inline_in_cross_val_score.py"
+    raw = path.read_bytes()
+    fix = _only_fix(str(path), raw)
+    assert fix.applicability == "safe"
+    fixed = fixed_bytes(str(path), raw, fix.ops).decode()
+    assert "accuracies = cross_val_score(make_pipeline(scl, lr), X_train, y=y_train, cv=cv_object)" in fixed
+    assert "from sklearn.pipeline import make_pipeline\n" in fixed
+
+
+def test_an_inline_step_read_again_later_makes_the_pipeline_fix_unsafe(tmp_path):
+    source = (FIXTURES_DIR / "ll101" / "leak_scaler_inline_in_cross_val_score.py").read_text(encoding="utf-8")
+    source += "print(scl.mean_[:3])\n"  # what the inline fit learned is read after it
+    fix = _only_fix("a.py", source.encode())
+    assert fix.applicability == "unsafe"
+
+
+def test_python2_notebook_fix_keeps_what_its_skipped_lines_read():
+    path = FIXTURES_DIR / "ll101" / "leak_python2_notebook_scaled_then_cross_validated.ipynb"
+    raw = path.read_bytes()
+    fix = _only_fix(str(path), raw)
+    assert fix.applicability == "unsafe"
+    assert "lines leaklint could not read" in fix.message
+    after = json.loads(fixed_bytes(str(path), raw, fix.ops))
+    before = json.loads(raw)
+    cell = "".join(after["cells"][3]["source"])
+    # ``print 'scaled', X_scaled.min()`` (skipped) reads X_scaled: the fit that makes it stays
+    assert cell == "".join(before["cells"][3]["source"])
+    assert "cross_val_score(make_pipeline(scaler, LogisticRegression()), X, y" in "".join(after["cells"][4]["source"])
+    assert "print 'accuracy', scores.mean()" in "".join(after["cells"][4]["source"])
+
+
+def test_a_search_name_bound_again_gets_its_own_nested_score_with_its_folds_and_scoring():
+    path = FIXTURES_DIR / "ll304" / "leak_search_name_reused_per_model_cv_object.py"
+    raw = path.read_bytes()
+    findings = [f for f in lint(str(path), raw).findings if f.code == "LL304"]
+    assert len(findings) == 2 and all(f.fix is not None for f in findings)
+    for finding in findings:
+        fixed = fixed_bytes(str(path), raw, finding.fix.ops).decode().splitlines()
+        line = fixed[finding.location.line - 1]
+        assert line.startswith('print(np.sqrt(-cross_val_score(grid, X, y, cv=kfolds, scoring="neg_mean_squared_error")')
+        other = [f.location.line for f in findings if f is not finding][0]
+        assert fixed[other - 1].startswith("print(np.sqrt(-grid.best_score_))")

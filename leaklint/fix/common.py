@@ -49,16 +49,25 @@ def split_statement(call: ast.Call, t: Tree):
     return stmt, call, [e.id for e in target.elts]
 
 
-def search_constructor(name: str, before: int, t: Tree) -> Optional[ast.Call]:
-    """``name = GridSearchCV(...)``, the one binding of ``name`` before line ``before``."""
-    stores = [n for n in t.names.get(name, ()) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)]
-    if len(stores) != 1 or stores[0].lineno >= before:
+def search_constructor(name: str, use, t: Tree) -> Optional[ast.Call]:
+    """``name = GridSearchCV(...)``: the last binding of ``name`` before the node ``use``,
+    when it is a plain assignment that surely reaches it (a statement of a block that holds
+    ``use`` further down, in the same scope)."""
+    stores = [n for n in t.names.get(name, ()) if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+              and getattr(n, "lineno", 0) < use.lineno]
+    if not stores:
         return None
-    stmt = t.parent.get(stores[0])
-    if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
-            and call_name(stmt.value).endswith("SearchCV")):
+    last = max(stores, key=lambda n: (n.lineno, n.col_offset))
+    stmt = t.parent.get(last)
+    if not (isinstance(last, ast.Name) and isinstance(stmt, ast.Assign) and stmt.targets == [last]
+            and isinstance(stmt.value, ast.Call) and call_name(stmt.value).endswith("SearchCV")
+            and t.scope_of(last) is t.scope_of(use)):
         return None
-    return stmt.value
+    items, index = t.block(stmt)
+    node = use
+    while node is not None and not any(item is node for item in items[index + 1:]):
+        node = t.parent.get(node)
+    return stmt.value if node is not None else None
 
 
 def split_function(anchor, t: Tree) -> tuple:

@@ -138,19 +138,24 @@ def nested_cv_fix(hit, facts, t: Tree) -> Fix:
     if call_name(fit) != "fit" or not isinstance(fit.func, ast.Attribute) or not isinstance(fit.func.value, ast.Name):
         raise NoFix
     search_name = fit.func.value.id
-    search = search_constructor(search_name, fit.lineno, t)
+    search = search_constructor(search_name, fit, t)
     x, y = argument(fit, 0, "X"), argument(fit, 1, "y")
     if search is None or x is None or y is None or len(fit.args) + len(fit.keywords) != 2:
         raise NoFix
     score = _best_score(hit.span, search_name, t)
     for node in (x, y, fit.func.value):
         t.steady(node, fit.end_lineno, score.lineno)
-    settings = "".join(f", {k.arg}={t.source(k.value)}" for k in search.keywords if k.arg in ("cv", "scoring")
-                       and isinstance(k.value, ast.Constant))
+    settings = ""
+    for keyword in search.keywords:  # the outer folds split and score as the search's own
+        if keyword.arg in ("cv", "scoring"):
+            t.steady(keyword.value, search.end_lineno, score.lineno)
+            settings += f", {keyword.arg}={t.source(keyword.value)}"
     nested = f"cross_val_score({search_name}, {t.source(x)}, {t.source(y)}{settings}).mean()"
     # every later report of this search's best score gets the nested one, or the code would
     # print one figure and store the other
-    later = [n for n in _best_scores(search_name, t) if n.lineno > score.lineno]
+    rebound = min((n.lineno for n in t.names.get(search_name, ()) if getattr(n, "lineno", 0) > score.lineno
+                   and not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))), default=None)
+    later = [n for n in _best_scores(search_name, t) if n.lineno > score.lineno and (rebound is None or n.lineno < rebound)]
     if any(t.scope_of(n) is not t.scope_of(score) for n in later):
         raise NoFix
     if later or _in_fstring(score, t):  # computed once, named (quotes cannot nest in an f-string before 3.12)

@@ -11,26 +11,34 @@ from .rows import Draw
 from .tree import NoFix, Tree, argument, call_name, snake
 
 
+def fitted_output(event, t: Tree) -> tuple:
+    """(the fit call, the expression giving the step's output, "fit_transform" or
+    "fit_resample") for ``recv.fit_transform(X[, y])``, ``recv.fit(X).transform(X)`` and
+    ``recv.fit_resample(X, y)``; NoFix for any other shape."""
+    if event.site is not None or event.kind != "fit":
+        raise NoFix
+    call = t.call(event.span)
+    method = call_name(call)
+    out = call
+    if method == "fit":  # recv.fit(X[, y]).transform(X)
+        outer = t.parent.get(t.parent.get(call))
+        if not (isinstance(outer, ast.Call) and outer.func is t.parent.get(call) and call_name(outer) == "transform"
+                and len(outer.args) == 1 and not outer.keywords and call.args
+                and t.source(outer.args[0]) == t.source(call.args[0])):
+            raise NoFix
+        out, method = outer, "fit_transform"
+    elif method not in ("fit_transform", "fit_resample"):
+        raise NoFix
+    if not isinstance(call.func, ast.Attribute) or len(call.args) not in (1, 2) or call.keywords:
+        raise NoFix
+    return call, out, method
+
+
 class Step:
     """A leaking step as the code wrote it: ``out = recv.fit_transform(data[, label])``."""
 
     def __init__(self, event, t: Tree):
-        if event.site is not None or event.kind != "fit":
-            raise NoFix
-        call = t.call(event.span)
-        method = call_name(call)
-        out = call
-        if method == "fit":  # recv.fit(X[, y]).transform(X)
-            outer = t.parent.get(t.parent.get(call))
-            if not (isinstance(outer, ast.Call) and outer.func is t.parent.get(call) and call_name(outer) == "transform"
-                    and len(outer.args) == 1 and not outer.keywords and call.args
-                    and t.source(outer.args[0]) == t.source(call.args[0])):
-                raise NoFix
-            out, method = outer, "fit_transform"
-        elif method not in ("fit_transform", "fit_resample"):
-            raise NoFix
-        if not isinstance(call.func, ast.Attribute) or len(call.args) not in (1, 2) or call.keywords:
-            raise NoFix
+        call, out, method = fitted_output(event, t)
         self.recv = call.func.value
         self.data = call.args[0]
         self.label = call.args[1] if len(call.args) == 2 else None
@@ -73,6 +81,8 @@ def step_fix(hit, facts, t: Tree) -> Fix:
     try:
         if event.kind == "stat":
             return _hand_statistic(event, split, t)
+        if len(splits) == 1 and split.kind == "cv" and _handed_to(event, split, t):
+            return _inline_pipeline(event, split, t)
         step = Step(event, t)
         if all(s.kind == "cv" for s in splits):
             return _into_pipeline(step, splits, t)
@@ -134,7 +144,7 @@ def _cv_call(split, t: Tree):
     if name in CV_FUNCTIONS:
         return call, argument(call, 0, "estimator"), argument(call, 1, "X"), argument(call, 2, "y"), None
     if name == "fit" and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
-        search = search_constructor(call.func.value.id, call.lineno, t)
+        search = search_constructor(call.func.value.id, call, t)
         if search is None:
             raise NoFix
         return call, argument(search, 0, "estimator"), argument(call, 0, "X"), argument(call, 1, "y"), search
@@ -196,6 +206,47 @@ def _into_pipeline(step: Step, splits: list, t: Tree, extra_ops=(), applicabilit
     what = step.class_name
     return Fix(applicability, f"Fit {what} inside the cross-validation: put it and the model in one pipeline",
                tuple(ops))
+
+
+def _handed_to(event, split, t: Tree) -> bool:
+    """The step's output is the rows argument of the cross-validation itself:
+    ``cross_val_score(model, scaler.fit_transform(X), y)``."""
+    try:
+        _, out, _ = fitted_output(event, t)
+        return _cv_call(split, t)[2] is out
+    except NoFix:
+        return False
+
+
+def _inline_pipeline(event, split, t: Tree) -> Fix:
+    """The step fitted inside the cross-validation's own arguments: it joins the model in a
+    pipeline handed the rows it was fitted on."""
+    call, out, method = fitted_output(event, t)
+    cv, estimator, _, y_arg, search = _cv_call(split, t)
+    label = call.args[1] if len(call.args) == 2 else None
+    if method != "fit_transform" or estimator is None or (
+            label is not None and (y_arg is None or t.source(y_arg) != t.source(label))):
+        raise NoFix
+    recv = call.func.value
+    if not isinstance(recv, (ast.Name, ast.Call)):
+        raise NoFix
+    make, ops = _pipeline_import(t, False)
+    ops = [t.replace(out, t.source(call.args[0])), t.replace(estimator, f"{make}({t.source(recv)}, {t.source(estimator)})"),
+           *ops]
+    applicability = SAFE
+    if search is not None:
+        ops += _grid_ops(search, estimator, t)
+        applicability = UNSAFE  # best_params_ now has the pipeline's parameter names
+    if isinstance(recv, ast.Name) and any(
+            not (isinstance(t.parent.get(n), ast.Attribute) and t.parent.get(n).attr in REFITS)
+            for n in t.loads(recv.id, cv.end_lineno)):
+        applicability = UNSAFE  # later code may read what the step learned here
+    what = call_name(recv) if isinstance(recv, ast.Call) else event.qualname.rsplit(".", 1)[-1]
+    return Fix(applicability, f"Fit {what} inside the cross-validation: put it and the model in one pipeline",
+               tuple(ops))
+
+
+REFITS = frozenset({"fit", "fit_transform", "fit_resample", "set_params", "get_params"})
 
 
 def _split_first(step: Step, split, t: Tree) -> Fix:

@@ -3,7 +3,10 @@ where a name is read or written. Built with ``ast`` only for files that have fin
 from __future__ import annotations
 
 import ast
+import io
+import keyword
 import re
+import tokenize
 from collections import defaultdict
 from typing import Optional
 
@@ -21,7 +24,9 @@ class FixError(Exception):
 
 
 class Tree:
-    def __init__(self, tree: ast.Module, text: str):
+    def __init__(self, tree: ast.Module, text: str, unread=()):
+        """``unread``: (line, source) of lines the analysis skipped (a Python 2 ``print x``):
+        every name on them counts as read there, so no fix deletes what they use."""
         self.tree = tree
         self.text = text
         self.lines = text.split("\n")
@@ -42,6 +47,10 @@ class Tree:
                 self.names[node.name].append(node)
             elif isinstance(node, ast.alias):
                 self.names[(node.asname or node.name).split(".")[0]].append(node)
+        for line, source in unread:
+            for name in _names_in_text(source):
+                self.names[name].append(ast.Name(name, ast.Load(), lineno=line, col_offset=0, end_lineno=line,
+                                                 end_col_offset=0))
 
     # ------------------------------------------------------------ nodes and text
     def call(self, span) -> ast.Call:
@@ -182,6 +191,18 @@ class Tree:
 def snake(class_name: str) -> str:
     """``StandardScaler`` -> ``standard_scaler``, ``SMOTE`` -> ``smote``."""
     return _SNAKE.sub("_", class_name).lower()
+
+
+def _names_in_text(source: str) -> set:
+    """The identifiers of a line that does not parse (its strings and comments left out)."""
+    names = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.NAME and not keyword.iskeyword(token.string):
+                names.add(token.string)
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        names.update(re.findall(r"[A-Za-z_]\w*", source))
+    return names
 
 
 def call_name(call: ast.Call) -> str:
