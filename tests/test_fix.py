@@ -542,3 +542,27 @@ def test_a_search_name_bound_again_gets_its_own_nested_score_with_its_folds_and_
         assert line.startswith('print(np.sqrt(-cross_val_score(grid, X, y, cv=kfolds, scoring="neg_mean_squared_error")')
         other = [f.location.line for f in findings if f is not finding][0]
         assert fixed[other - 1].startswith("print(np.sqrt(-grid.best_score_))")
+
+
+def test_rows_drawn_early_for_an_unseeded_split_are_the_rows_it_trains_on(tmp_path):
+    source = (
+        "import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import Ridge\n"
+        "from sklearn.model_selection import train_test_split\n\n"
+        "rng = np.random.default_rng(3)\n"
+        "x = pd.DataFrame(rng.normal(size=(200, 3)), columns=['a', 'b', 'c'])\n"
+        "x.loc[rng.choice(200, 40, replace=False), 'b'] = np.nan\n"
+        "y = rng.normal(size=200)\n"
+        "x['b'] = x['b'].fillna(x['b'].median())\n"
+        "X = x\n"
+        "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3)\n"
+        "print(Ridge().fit(X_train, y_train).score(X_test, y_test))\n"
+    )
+    fix = _only_fix("a.py", source.encode())
+    assert fix.applicability == "unsafe" and "random_state=0" in fix.message
+    fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0)" in fixed
+    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
+    script = tmp_path / "a.py"
+    script.write_text(fixed + "assert list(x_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr

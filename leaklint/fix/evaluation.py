@@ -106,27 +106,9 @@ def fit_after_split_fix(hit, facts, t: Tree) -> Fix:
         t.steady(arg, fit_stmt.end_lineno, stmt.lineno)
     if t.loads(model, fit_stmt.end_lineno, stmt.lineno) or t.written(model, fit_stmt.end_lineno, stmt.lineno):
         raise NoFix
-    moved = _spliced(fit_stmt, swaps, t)
+    moved = t.spliced(fit_stmt, swaps)
     ops = (t.op("delete", fit_stmt), t.op("insert", stmt, moved))
     return Fix(UNSAFE, "Fit the model on the training side, after the split (it now learns from fewer rows)", ops)
-
-
-def _spliced(stmt, swaps: dict, t: Tree) -> str:
-    """The statement's source with some of its nodes replaced by new text."""
-    text = t.source(stmt)
-    lines = text.split("\n")
-    offsets = [0]
-    for line in lines[:-1]:
-        offsets.append(offsets[-1] + len(line) + 1)
-
-    def at(line, column):
-        row = line - stmt.lineno
-        col = t._char(line, column) - (t._char(stmt.lineno, stmt.col_offset) if row == 0 else 0)
-        return offsets[row] + col
-
-    for node, new in sorted(swaps.items(), key=lambda item: (item[0].lineno, item[0].col_offset), reverse=True):
-        text = text[: at(node.lineno, node.col_offset)] + new + text[at(node.end_lineno, node.end_col_offset):]
-    return text
 
 
 # ------------------------------------------------------------ LL304: the tuning score reported

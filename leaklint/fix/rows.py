@@ -36,8 +36,11 @@ class Draw:
         if call_name(call) != "train_test_split" or any(k.arg not in OPTIONS for k in call.keywords):
             raise NoFix
         seed = next((k.value for k in call.keywords if k.arg == "random_state"), None)
-        if not (isinstance(seed, ast.Constant) and isinstance(seed.value, int)):
-            raise NoFix  # an unseeded split draws other rows each time
+        # an unseeded split draws other rows each time: it gets a seed, the same as the draw here
+        self.seeding = [t.op("keyword", call, "random_state=0")] if seed is None else []
+        if seed is not None and not (isinstance(seed, ast.Name) or (
+                isinstance(seed, ast.Constant) and isinstance(seed.value, int))):
+            raise NoFix
         split_stmt = t.statement(call)
         items, split_index = t.block(split_stmt)
         anchor = site
@@ -62,6 +65,7 @@ class Draw:
                     raise NoFix
         self.anchor, self.t = anchor, t
         self.options = "".join(f", {k.arg}={t.source(k.value)}" for k in call.keywords)
+        self.options += ", random_state=0" if self.seeding else ""
         self.func, self.imports = split_function(anchor, t)
         self.line = split_stmt.lineno
 
@@ -89,8 +93,10 @@ class Draw:
         return None
 
     def fix(self, ops: list, what: str) -> Fix:
+        seeded = "; the split gets random_state=0 so that both draws pick the same rows" if self.seeding else ""
         return Fix(UNSAFE, f"Fit {what} on the rows the split at line {self.line} trains on, drawn the same way here "
-                   "(assumes no row is dropped, added or reordered before that split)", tuple(ops))
+                   f"(assumes no row is dropped, added or reordered before that split{seeded})",
+                   tuple(ops + self.seeding))
 
 
 def _changes_rows(stmt) -> bool:

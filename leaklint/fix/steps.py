@@ -105,23 +105,53 @@ def _drawn_early(event, split, t: Tree) -> Fix:
     if event.kind == "group-stat":
         return _group_statistic(call, split, t)
     if event.kind == "stat":
-        root = call.func.value if isinstance(call.func, ast.Attribute) else None
-        while isinstance(root, (ast.Subscript, ast.Attribute)):
-            root = root.value
-        if not isinstance(root, ast.Name):
-            raise NoFix
+        root = _stat_table(call, t)
         draw = Draw(split, t.statement(call), t)
         ops, picked = draw.rows([root.id])
         return draw.fix(ops + [t.replace(root, picked[0])], f"the {event.qualname} of {event.data}")
     method = call_name(call)
     if (method not in ("fit", "fit_transform") or not isinstance(call.func, ast.Attribute) or call.keywords
-            or not 1 <= len(call.args) <= 2 or not all(isinstance(a, ast.Name) for a in call.args)):
+            or not 1 <= len(call.args) <= 2):
         raise NoFix
+    roots = [_table(a, t) for a in call.args]
     draw = Draw(split, t.statement(call), t)
-    ops, picked = draw.rows([a.id for a in call.args])
-    fitted = f"{t.source(call.func.value)}.fit({', '.join(picked)})"
-    new = f"{fitted}.transform({call.args[0].id})" if method == "fit_transform" else fitted
+    ops, picked = draw.rows(list(dict.fromkeys(r.id for r in roots)))
+    rows = dict(zip(dict.fromkeys(r.id for r in roots), picked))
+    learned = ", ".join(t.spliced(a, {r: rows[r.id]}) for a, r in zip(call.args, roots))
+    fitted = f"{t.source(call.func.value)}.fit({learned})"
+    new = f"{fitted}.transform({t.source(call.args[0])})" if method == "fit_transform" else fitted
     return draw.fix(ops + [t.replace(call, new)], event.qualname.rsplit(".", 1)[-1])
+
+
+def _stat_table(call, t: Tree) -> ast.Name:
+    """The table a statistic is computed on: ``df.Age`` in ``df.Age.median()`` or in
+    ``np.nanmedian(df.Age)``."""
+    candidates = [call.func.value] if isinstance(call.func, ast.Attribute) else []
+    candidates += call.args[:1]
+    for node in candidates:
+        try:
+            return _table(node, t)
+        except NoFix:
+            continue
+    raise NoFix
+
+
+def _table(node, t: Tree) -> ast.Name:
+    """The table an expression takes its rows from: ``df`` in ``df[cols].values`` or
+    ``df.Age.dropna()``. Those rows, drawn, take its place; NoFix when the expression
+    reads the table again (a mask) or starts from a module (``np.log(df.x)``)."""
+    root = node
+    while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+        if isinstance(root, ast.Call):
+            if not isinstance(root.func, ast.Attribute):
+                raise NoFix
+            root = root.func
+        root = root.value
+    if not isinstance(root, ast.Name) or any(isinstance(n, ast.alias) for n in t.names.get(root.id, ())):
+        raise NoFix
+    if sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == root.id) != 1:
+        raise NoFix
+    return root
 
 
 def _pipeline_import(t: Tree, sampler: bool) -> tuple:

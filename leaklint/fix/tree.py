@@ -71,6 +71,23 @@ class Tree:
         tail = self.lines[last].encode("utf-8")[:end].decode("utf-8")
         return "\n".join([head, *self.lines[first + 1:last], tail])
 
+    def spliced(self, node, swaps: dict) -> str:
+        """The node's source with some of the nodes inside it replaced by new text."""
+        text = self.source(node)
+        lines = text.split("\n")
+        offsets = [0]
+        for line in lines[:-1]:
+            offsets.append(offsets[-1] + len(line) + 1)
+
+        def at(line, column):
+            row = line - node.lineno
+            col = self._char(line, column) - (self._char(node.lineno, node.col_offset) if row == 0 else 0)
+            return offsets[row] + col
+
+        for inner, new in sorted(swaps.items(), key=lambda item: (item[0].lineno, item[0].col_offset), reverse=True):
+            text = text[: at(inner.lineno, inner.col_offset)] + new + text[at(inner.end_lineno, inner.end_col_offset):]
+        return text
+
     def _char(self, line: int, offset: int) -> int:
         text = self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
         return offset if text.isascii() else len(text.encode("utf-8")[:offset].decode("utf-8", "ignore"))
