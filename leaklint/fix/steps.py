@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from ..analysis.values import Side
 from ..findings import Fix, Op
 from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, fact, inside,
                      search_constructor, split_call)
@@ -86,17 +87,26 @@ def step_fix(hit, facts, t: Tree) -> Fix:
         step = Step(event, t)
         if all(s.kind == "cv" for s in splits):
             return _into_pipeline(step, splits, t)
-        # a later cross-validation of the training side stays clean for a step that reads no labels
-        rest_clean = all(s.kind == "cv" for s in splits[1:]) and step.label is None
+        # a later split of the training side stays clean for a step that reads no labels
+        rest_clean = all(_within_training_side(s, split) for s in splits[1:]) and step.label is None
         if split.kind == "split" and (len(splits) == 1 or rest_clean):
             return _split_first(step, split, t)
         raise NoFix
     except NoFix:
-        # later cross-validations of the first split's training side are clean once the step
-        # learns from that side only
-        if event.site is not None or split.kind != "split" or any(s.kind != "cv" for s in splits[1:]):
+        # later splits of the first split's training side are clean once the step learns
+        # from that side only
+        if event.site is not None or split.kind != "split" or not all(
+                _within_training_side(s, split) for s in splits[1:]):
             raise
         return _drawn_early(event, split, t)
+
+
+def _within_training_side(later, split) -> bool:
+    """``later`` divides only rows of ``split``'s training side (a cross-validation of
+    X_train, or X_train split again into training and validation parts)."""
+    if later.kind == "cv":
+        return True
+    return bool(later.rows) and all(r.side == Side("train", split.id) for r in later.rows)
 
 
 def _drawn_early(event, split, t: Tree) -> Fix:
@@ -296,16 +306,22 @@ def _split_first(step: Step, split, t: Tree) -> Fix:
         label_at = positions.get(t.source(step.label))
     if (step.sampler or step.label is not None) and label_at is None:
         raise NoFix
-    # the split reads the step's output only as the rows it splits; its inputs keep their values until then
+    # the split reads the step's output only as the rows it splits (and a resampled label as
+    # what it stratifies by, which becomes the label as drawn); its inputs keep their values until then
+    stratify = next((k.value for k in call.keywords if k.arg == "stratify"), None)
+    restratified = []
     for name in step.outputs:
-        if any(inside(n, stmt) and n is not call.args[first] and (label_at is None or n is not call.args[label_at])
-               for n in t.loads(name, stmt.lineno - 1, stmt.end_lineno + 1)):
-            raise NoFix  # e.g. stratify= reads the step's output
+        for n in t.loads(name, stmt.lineno - 1, stmt.end_lineno + 1):
+            if not inside(n, stmt) or n is call.args[first] or (label_at is not None and n is call.args[label_at]):
+                continue
+            if not (step.sampler and n is stratify and name == step.outputs[1]):
+                raise NoFix
+            restratified.append(t.replace(n, t.source(step.label)))
     for node in step.inputs + ([step.recv] if not step.inline else []):
         t.steady(node, step.stmt.end_lineno, stmt.lineno)
     train, test = targets[2 * first], targets[2 * first + 1]
     label_train = targets[2 * label_at] if label_at is not None else None
-    ops = [t.replace(call.args[first], t.source(step.data))]
+    ops = [t.replace(call.args[first], t.source(step.data)), *restratified]
     if step.sampler:
         ops.append(t.replace(call.args[label_at], t.source(step.label)))
         new = [f"{train}, {label_train} = {step.step}.fit_resample({train}, {label_train})"]
