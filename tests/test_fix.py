@@ -566,3 +566,19 @@ def test_rows_drawn_early_for_an_unseeded_split_are_the_rows_it_trains_on(tmp_pa
     script.write_text(fixed + "assert list(x_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_early_stopping_fix_keeps_the_training_score_on_the_rows_the_model_trains_on():
+    path = FIXTURES_DIR / "ll305" / "leak_catboost_test_eval_set_training_score_printed.py"
+    raw = path.read_bytes()
+    fixed = fixed_bytes(str(path), raw, _only_fix(str(path), raw).ops).decode()
+    assert 'print("Training set score: {:.4f}".format(clf.score(X_fit, y_fit)))' in fixed
+    assert 'print("Test set score: {:.4f}".format(clf.score(X_test, y_test)))' in fixed
+
+
+def test_early_stopping_fix_draws_the_latest_rows_for_time_ordered_data():
+    path = FIXTURES_DIR / "ll305" / "leak_keras_keyword_rows_validation_data_test.py"
+    raw = path.read_bytes()
+    fixed = fixed_bytes(str(path), raw, _only_fix(str(path), raw).ops).decode()
+    assert "X_fit, X_val, y_fit, y_val = train_test_split(X_train, y_train, test_size=0.2, shuffle=False)" in fixed
+    assert "history = model.fit(x=X_fit, y=y_fit," in fixed

@@ -192,57 +192,82 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     if event.site is not None:
         raise NoFix
     call = t.call(event.span)
-    if call_name(call) != "fit" or len(call.args) < 2 or not all(isinstance(a, ast.Name) for a in call.args[:2]):
+    x_node, y_node = argument(call, 0, "X") or argument(call, 0, "x"), argument(call, 1, "y")
+    if call_name(call) != "fit" or not isinstance(x_node, ast.Name) or not isinstance(y_node, ast.Name):
         raise NoFix
     watch = next((k for k in call.keywords if k.arg in ("eval_set", "validation_data")), None)
     if watch is None:
         raise NoFix
-    x_train, y_train = call.args[0].id, call.args[1].id
+    x_train, y_train = x_node.id, y_node.id
     pairs = [p for p in ast.walk(watch.value) if isinstance(p, ast.Tuple) and len(p.elts) == 2
              and all(isinstance(e, ast.Name) for e in p.elts) and p.elts[0].id != x_train]
     if len(pairs) != 1:
         raise NoFix
     fit_stmt = t.statement(call)
-    if not t.alone(fit_stmt) or _scored_later(x_train, fit_stmt, t):
+    if not t.alone(fit_stmt):
         raise NoFix
+    training_scores = _training_scores(call, x_train, y_train, fit_stmt, t)
     x_fit, x_val = t.fresh(_stem(x_train) + "_fit"), t.fresh(_stem(x_train) + "_val")
     y_fit, y_val = t.fresh(_stem(y_train) + "_fit"), t.fresh(_stem(y_train) + "_val")
-    seed = _seed(pairs[0].elts[0].id, call, t)
+    options = _draw_options(pairs[0].elts[0].id, call, t)
     func, imports = split_function(fit_stmt, t)
-    draw = f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_train}, {y_train}, test_size=0.2, random_state={seed})"
-    ops = [t.op("before", fit_stmt, draw), t.replace(call.args[0], x_fit), t.replace(call.args[1], y_fit),
+    draw = f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_train}, {y_train}, test_size=0.2, {options})"
+    ops = [t.op("before", fit_stmt, draw), t.replace(x_node, x_fit), t.replace(y_node, y_fit),
            t.replace(pairs[0].elts[0], x_val), t.replace(pairs[0].elts[1], y_val), *imports]
     ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in ast.walk(watch.value)
             if isinstance(n, ast.Name) and n.id in (x_train, y_train)]
+    # the model's training score stays the score on the rows it trained on
+    ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in training_scores]
     return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
                "(the model now trains on fewer rows)", tuple(ops))
 
 
-def _scored_later(rows: str, fit_stmt, t: Tree) -> bool:
-    """The fit's rows are predicted or scored after it (a training score): they would then
-    hold the validation part the model no longer trained on."""
-    for node in t.loads(rows, fit_stmt.end_lineno):
+def _training_scores(fit, x_train: str, y_train: str, fit_stmt, t: Tree) -> list:
+    """The (X, y) nodes of later ``model.score(X_train, y_train)`` calls of the fitted
+    model, to be pointed at the rows it now trains on; NoFix when its rows are predicted or
+    scored some other way (a training score that could not follow them)."""
+    model = fit.func.value if isinstance(fit.func, ast.Attribute) else None
+    model_name = model.id if isinstance(model, ast.Name) else None
+    refit = min((n.lineno for n in t.names.get(model_name, ()) if getattr(n, "lineno", 0) > fit_stmt.end_lineno
+                 and (not isinstance(n, ast.Name) or not isinstance(n.ctx, ast.Load)
+                      or isinstance(t.parent.get(n), ast.Attribute) and t.parent.get(n).attr == "fit")),
+                default=None)
+    nodes = []
+    for node in t.loads(x_train, fit_stmt.end_lineno, refit):
         parent = t.parent.get(node)
-        if isinstance(parent, ast.Call) and node in parent.args and call_name(parent) in SCORED:
-            return True
-    return False
+        if not (isinstance(parent, ast.Call) and node in parent.args and call_name(parent) in SCORED):
+            continue
+        receiver = parent.func.value if isinstance(parent.func, ast.Attribute) else None
+        if not (isinstance(receiver, ast.Name) and receiver.id == model_name):
+            continue  # another model, fitted on all of X_train
+        args = parent.args
+        if (call_name(parent) not in ("score", "evaluate") or len(args) < 2 or args[0] is not node
+                or not (isinstance(args[1], ast.Name) and args[1].id == y_train)):
+            raise NoFix
+        nodes += args[:2]
+    return nodes
 
 
 def _stem(name: str) -> str:
     return name.split("_")[0] if "_" in name else name
 
 
-def _seed(test_name: str, call, t: Tree) -> str:
-    """The random_state of the split that made the watched rows, else 0."""
+def _draw_options(test_name: str, call, t: Tree) -> str:
+    """How the validation part is drawn: as the split that made the watched rows drew them
+    (its random_state, or ``shuffle=False`` for time-ordered rows: the latest part), else
+    with random_state=0."""
     for node in t.names.get(test_name, ()):
         owner = t.parent.get(node)
         while isinstance(owner, (ast.Tuple, ast.List)):
             owner = t.parent.get(owner)
         if isinstance(owner, ast.Assign) and isinstance(owner.value, ast.Call) and owner.lineno < call.lineno \
                 and call_name(owner.value) == "train_test_split":
-            seed = next((k.value for k in owner.value.keywords if k.arg == "random_state"), None)
+            options = {k.arg: k.value for k in owner.value.keywords}
+            shuffle, seed = options.get("shuffle"), options.get("random_state")
+            if isinstance(shuffle, ast.Constant) and shuffle.value is False:
+                return "shuffle=False"
             if isinstance(seed, ast.Constant) and isinstance(seed.value, int):
-                return str(seed.value)
-    return "0"
+                return f"random_state={seed.value}"
+    return "random_state=0"
 
 
