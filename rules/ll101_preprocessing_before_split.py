@@ -45,6 +45,9 @@ print(cross_val_score(model, X, y, cv=5).mean())
 ```
 
 ## Fix safety
+- A step fitted inside the cross-validation's own arguments
+  (`cross_val_score(model, scaler.fit_transform(X), y)`): `make_pipeline(scaler, model)`
+  is handed `X`. Safe, unless later code reads what the step learned there (unsafe).
 - Cross-validated (or searched) rows: the step and the model become one
   `make_pipeline(StandardScaler(), model)` handed the raw rows, in every
   cross-validation that read the step's output; the unused intermediate goes. Safe.
@@ -56,10 +59,13 @@ print(cross_val_score(model, X, y, cv=5).mean())
   raw rows).
 - Where the code between cannot be reordered (the output wrapped in a DataFrame,
   displayed, read again), the step is fitted on the rows the later split trains on,
-  drawn there by the same seeded `train_test_split` call, and transforms all rows.
-  Unsafe: it assumes no row is dropped, added or reordered before the split (the code in
-  between is checked for the usual ways); no fix for an unseeded split.
-No fix for a step inside a helper, a column assignment, or inputs that change between.
+  drawn there by the same `train_test_split` call, and transforms all rows; this also
+  covers a column assignment (`df[cols] = scaler.fit_transform(df[cols])`). Unsafe: it
+  assumes no row is dropped, added or reordered before the split (the code in between is
+  checked for the usual ways). An unseeded split gets `random_state=0`, so that both
+  draws pick the same rows; a later split of the training side (a validation part) stays
+  clean.
+No fix for a step inside a helper, or inputs that change between.
 
 ## Known limitations
 Only fits whose data flows, in this file, into a later split, cross-validation or

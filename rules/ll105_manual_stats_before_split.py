@@ -48,7 +48,11 @@ A z-score `(X - X.mean()) / X.std()` or a min-max by hand is fixed in two ways:
 - split by `train_test_split`: the split comes first, the statistics are computed on the
   training side and applied to both sides by hand. Safe (unsafe when the statement
   overwrote its input and later code reads it).
-Other hand statistics (`fillna(df.mean())`, a rank) get no fix.
+Other statistics before a `train_test_split` (`df.Age.fillna(df.Age.median())`,
+`np.nanmedian(df.x)`) are computed on the rows the split trains on, drawn where the
+statistic is taken by the same call (unsafe, as for LL101's drawn rows; an unseeded split
+gets `random_state=0`). Statistics before a cross-validation or a fold loop, and ranks,
+get no fix.
 
 ## Known limitations
 A statistic used only to filter rows (`df[df.x < df.x.quantile(0.99)]`) or to define

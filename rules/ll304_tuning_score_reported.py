@@ -48,7 +48,8 @@ print("accuracy:", cross_val_score(search, X, y, cv=5).mean())
 ## Fix safety
 `search.best_score_` becomes `cross_val_score(search, X, y, cv=...).mean()`: the
 search's own rows, cross-validated around the whole search (nested cross-validation),
-with its literal `cv` and `scoring`. Unsafe: it runs the search once per outer fold,
+with its own `cv` and `scoring`. A name bound to several searches in turn gets, at each
+report, the search it holds there. Unsafe: it runs the search once per outer fold,
 which can take long. Optuna's `best_value` gets no fix.
 
 ## Known limitations

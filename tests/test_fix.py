@@ -582,3 +582,21 @@ def test_early_stopping_fix_draws_the_latest_rows_for_time_ordered_data():
     fixed = fixed_bytes(str(path), raw, _only_fix(str(path), raw).ops).decode()
     assert "X_fit, X_val, y_fit, y_val = train_test_split(X_train, y_train, test_size=0.2, shuffle=False)" in fixed
     assert "history = model.fit(x=X_fit, y=y_fit," in fixed
+
+
+@pytest.mark.parametrize("name, containers", [
+    ("leak_lgb_native_train_valid_sets_test.py",
+     ["train_set_fit = lgb.Dataset(X_fit, label=y_fit)",
+      "train_set_val = lgb.Dataset(X_val, label=y_val, reference=train_set_fit)",
+      "valid_sets=[train_set_fit, train_set_val],"]),
+    ("leak_xgb_native_train_dtest_evals.py",
+     ["dtrain_fit = xgb.DMatrix(X_fit, label=y_fit, missing=np.nan)",
+      "dtrain_val = xgb.DMatrix(X_val, label=y_val, missing=np.nan)",
+      'evals=[(dtrain_fit, "train"), (dtrain_val, "test")],']),
+])
+def test_native_boosters_stop_on_containers_of_a_validation_part(name, containers):
+    path = FIXTURES_DIR / "ll305" / name
+    raw = path.read_bytes()
+    fixed = fixed_bytes(str(path), raw, _only_fix(str(path), raw).ops).decode()
+    for line in containers:
+        assert line in fixed

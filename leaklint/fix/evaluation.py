@@ -192,6 +192,8 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     if event.site is not None:
         raise NoFix
     call = t.call(event.span)
+    if call_name(call) == "train":
+        return _native_validation_fix(call, t)
     x_node, y_node = argument(call, 0, "X") or argument(call, 0, "x"), argument(call, 1, "y")
     if call_name(call) != "fit" or not isinstance(x_node, ast.Name) or not isinstance(y_node, ast.Name):
         raise NoFix
@@ -220,6 +222,72 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in training_scores]
     return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
                "(the model now trains on fewer rows)", tuple(ops))
+
+
+# the booster's own data containers: (data argument, label argument) names
+CONTAINERS = {"Dataset": ("data", "label"), "DMatrix": ("data", "label"), "Pool": ("data", "label")}
+
+
+def _native_validation_fix(call, t: Tree) -> Fix:
+    """``lgb.train(params, dtrain, valid_sets=[dtest])`` / ``xgb.train(..., evals=[(dtest, "test")])``:
+    containers of a validation part of the training rows take the test container's place."""
+    train_set = argument(call, 1, "train_set") or argument(call, 1, "dtrain")
+    watch = next((k.value for k in call.keywords if k.arg in ("valid_sets", "evals")), None)
+    stmt = t.statement(call)
+    if not isinstance(train_set, ast.Name) or not isinstance(watch, (ast.List, ast.Tuple)) or not t.alone(stmt):
+        raise NoFix
+    train_ctor, x_node, y_node = _container(train_set, call, t)
+    watched = [e.elts[0] if isinstance(e, ast.Tuple) and e.elts else e for e in watch.elts]
+    held_out = []
+    for node in watched:
+        if not isinstance(node, ast.Name):
+            raise NoFix
+        if node.id != train_set.id:
+            held_out.append((node, *_container(node, call, t)))
+    if len(held_out) != 1 or held_out[0][2].id == x_node.id:
+        raise NoFix
+    test_node, test_ctor, x_test, y_test = held_out[0]
+    model = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+    for node in t.loads(x_node.id, stmt.end_lineno):  # a training prediction would mix in the validation part
+        parent = t.parent.get(node)
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and isinstance(model, ast.Name) \
+                and isinstance(parent.func.value, ast.Name) and parent.func.value.id == model.id:
+            raise NoFix
+    x_fit, x_val = t.fresh(_stem(x_node.id) + "_fit"), t.fresh(_stem(x_node.id) + "_val")
+    y_fit, y_val = t.fresh(_stem(y_node.id) + "_fit"), t.fresh(_stem(y_node.id) + "_val")
+    fit_set, val_set = t.fresh(train_set.id + "_fit"), t.fresh(train_set.id + "_val")
+    options = _draw_options(x_test.id, call, t)
+    func, imports = split_function(stmt, t)
+    reference = {k.value: fit_set for k in test_ctor.keywords if k.arg == "reference"
+                 and isinstance(k.value, ast.Name) and k.value.id == train_set.id}
+    new = [f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_node.id}, {y_node.id}, test_size=0.2, {options})",
+           f"{fit_set} = {t.spliced(train_ctor, {x_node: x_fit, y_node: y_fit})}",
+           f"{val_set} = {t.spliced(test_ctor, {x_test: x_val, y_test: y_val, **reference})}"]
+    ops = [t.op("before", stmt, "\n".join(new)), t.replace(train_set, fit_set), t.replace(test_node, val_set), *imports]
+    ops += [t.replace(n, fit_set) for n in watched if n.id == train_set.id]  # still the training rows
+    return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
+               "(the model now trains on fewer rows)", tuple(ops))
+
+
+def _container(name: ast.Name, use, t: Tree) -> tuple:
+    """(constructor, data node, label node) of ``name = lgb.Dataset(X, label=y)``, the
+    last binding before ``use`` in its block; NoFix for any other shape."""
+    stores = [n for n in t.names.get(name.id, ()) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+              and n.lineno < use.lineno]
+    if not stores:
+        raise NoFix
+    last = max(stores, key=lambda n: (n.lineno, n.col_offset))
+    stmt = t.parent.get(last)
+    if not (isinstance(stmt, ast.Assign) and stmt.targets == [last] and isinstance(stmt.value, ast.Call)
+            and call_name(stmt.value) in CONTAINERS and t.scope_of(last) is t.scope_of(use)):
+        raise NoFix
+    ctor = stmt.value
+    data, label = argument(ctor, 0, "data"), argument(ctor, 1, "label")
+    if not (isinstance(data, ast.Name) and isinstance(label, ast.Name)):
+        raise NoFix
+    for node in (data, label):
+        t.steady(node, stmt.end_lineno, use.lineno)
+    return ctor, data, label
 
 
 def _training_scores(fit, x_train: str, y_train: str, fit_stmt, t: Tree) -> list:
