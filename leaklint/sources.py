@@ -88,7 +88,9 @@ PYTHON_LANGUAGES = frozenset({"python", "python2", "python3", "ipython", "ipytho
 
 # ``x = !ls``, ``files = %sx ls``: the assigned value becomes None.
 _TARGET = re.compile(r"[\w.\[\]\"', ()*]+")
-# ``%time stmt`` / ``%timeit -n 10 stmt``: the statement runs in the kernel.
+# ``%time stmt`` / ``%timeit -n 10 stmt``: the statement runs in the kernel, analysed in
+# place after this prefix (fix/notebook.py puts the magic back on a rewritten line).
+TIMED_PREFIX = "if 1:"
 _TIMED = re.compile(r"^%(?:time|timeit)(?:\s+-[a-z](?:\s*\d+)?)*\s+(?=\S)")
 # ``?obj``, ``obj?``, ``obj??``, ``np.*load*?``
 _HELP = re.compile(r"^(?:\?\??[\w.*\[\]]+|[\w.*\[\]]+\?\??)\s*$")
@@ -109,7 +111,7 @@ def neutralise(line: str) -> str:
         timed = _TIMED.match(body)
         if timed is not None and _is_simple_statement(body[timed.end():]):
             # ``if 1:`` keeps the statement (a fit timed with %time is still a fit) in place.
-            return indent + "if 1:".ljust(timed.end()) + body[timed.end():]
+            return indent + TIMED_PREFIX.ljust(timed.end()) + body[timed.end():]
         return indent + "pass"
     assigned = _assigned_magic(body)
     if assigned is not None:

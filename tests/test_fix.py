@@ -600,3 +600,22 @@ def test_native_boosters_stop_on_containers_of_a_validation_part(name, container
     fixed = fixed_bytes(str(path), raw, _only_fix(str(path), raw).ops).decode()
     for line in containers:
         assert line in fixed
+
+
+def test_a_fix_on_a_timed_line_keeps_the_magic(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import pandas as pd\nfrom sklearn.linear_model import LogisticRegression\n"
+                                  "from sklearn.model_selection import cross_val_score\n"
+                                  "from sklearn.preprocessing import StandardScaler\n"
+                                  "df = pd.read_csv('d.csv')\nX, y = df.drop(columns=['t']), df['t']\n"
+                                  "scl, clf = StandardScaler(), LogisticRegression()"),
+        nbformat.v4.new_code_cell("%timeit -n 3 acc = cross_val_score(clf, scl.fit_transform(X), y, cv=5)"),
+    ]
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, str(path))
+    proc = leaklint("--fix", "nb.ipynb", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    cell = "".join(json.loads(path.read_bytes())["cells"][1]["source"])
+    assert cell == "%timeit -n 3 acc = cross_val_score(make_pipeline(scl, clf), X, y, cv=5)"

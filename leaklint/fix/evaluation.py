@@ -321,9 +321,10 @@ def _stem(name: str) -> str:
 
 
 def _draw_options(test_name: str, call, t: Tree) -> str:
-    """How the validation part is drawn: as the split that made the watched rows drew them
-    (its random_state, or ``shuffle=False`` for time-ordered rows: the latest part), else
-    with random_state=0."""
+    """How the validation part is drawn: as the ``train_test_split`` that made the watched
+    rows drew them (its random_state, or ``shuffle=False`` for time-ordered rows: the
+    latest part); NoFix when they were made some other way (sliced off a series, read
+    from another file), since a shuffled draw could then be the wrong one."""
     for node in t.names.get(test_name, ()):
         owner = t.parent.get(node)
         while isinstance(owner, (ast.Tuple, ast.List)):
@@ -336,6 +337,7 @@ def _draw_options(test_name: str, call, t: Tree) -> str:
                 return "shuffle=False"
             if isinstance(seed, ast.Constant) and isinstance(seed.value, int):
                 return f"random_state={seed.value}"
-    return "random_state=0"
+            return "random_state=0"
+    raise NoFix
 
 

@@ -8,7 +8,7 @@ import json
 import re
 from json.decoder import scanstring
 
-from ..sources import _cell_text, load_notebook, read_notebook, split_lines
+from ..sources import TIMED_PREFIX, _cell_text, load_notebook, read_notebook, split_lines
 from .rewrite import rewrite
 from .tree import FixError
 
@@ -68,10 +68,27 @@ def _merge(stored: list, old: list, new: list) -> list:
         if tag == "equal":
             out.extend(stored[i1:i2])
             continue
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            out.extend(_timed(stored[k], old[k], new[j1 + k - i1]) for k in range(i1, i2))
+            continue
         if any(stored[k] != old[k] for k in range(i1, i2)):
             raise FixError("the fix would change a line IPython rewrites (a magic)")
         out.extend(new[j1:j2])
     return out
+
+
+def _timed(stored: str, old: str, new: str) -> str:
+    """A changed line as stored: ``%timeit stmt`` (analysed as ``if 1:   stmt``, the
+    statement in place) keeps its magic before the rewritten statement."""
+    if stored == old:
+        return new
+    body = old.lstrip(" \t")
+    start = len(old) - len(body) + len(TIMED_PREFIX)
+    while start < len(old) and old[start] == " ":
+        start += 1
+    if not body.startswith(TIMED_PREFIX) or stored[start:] != old[start:] or new[:start] != old[:start]:
+        raise FixError("the fix would change a line IPython rewrites (a magic)")
+    return stored[:start] + new[start:]
 
 
 def fixed_notebook(raw: bytes, ops) -> bytes:
