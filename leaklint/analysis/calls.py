@@ -472,6 +472,10 @@ class CallsMixin:
         root, name = key
         if key in lib.SPLIT_FUNCTIONS:
             return self._train_test_split(qualname, node, args, kwargs)
+        if key in lib.PROGRESS_BARS and args:
+            return args[0]
+        if key in lib.PROGRESS_RANGES:
+            return Data(counter=True)
         if key in lib.DATASET_SPLITS and args:
             return self._dataset_split(qualname, node, self._held_data(args[0]), node.args[1] if len(node.args) > 1 else None)
         if key in lib.CV_FUNCTIONS:

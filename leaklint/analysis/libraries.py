@@ -19,6 +19,10 @@ def keys(*qualnames: str) -> frozenset:
 
 
 SPLIT_FUNCTIONS = keys("sklearn.model_selection.train_test_split")
+# progress bars around an iterable: a loop over tqdm(range(n)) is a loop over range(n)
+PROGRESS_BARS = keys("tqdm.tqdm", "tqdm.tqdm_notebook", "tqdm.notebook.tqdm", "tqdm.auto.tqdm")
+# trange(n): a progress bar around range(n)
+PROGRESS_RANGES = keys("tqdm.trange", "tqdm.tnrange")
 # random_split(dataset, lengths): shuffled parts of one dataset, the first for training
 DATASET_SPLITS = keys("torch.utils.data.random_split")
 
