@@ -6,8 +6,8 @@ feature, a centred window (`rolling(..., center=True)`), a backward fill (`bfill
 value after it), `pd.merge_asof(..., direction="forward" | "nearest")`, and a per-entity
 aggregate over the whole history (`df.groupby("customer")["spend"].transform("mean")`
 on dated rows) used as a feature of each row. Data is time-ordered when the code shows
-it: a datetime index, rows sorted by parsed dates, lag or trailing-window features, a
-time resample. The finding is at the look-ahead operation; the model fitted on it is a
+it: a datetime index, rows sorted by parsed dates, a time resample (lag or
+trailing-window features alone do not, see Known limitations). The finding is at the look-ahead operation; the model fitted on it is a
 related location.
 
 Severity: error. The feature carries the future it is used to predict: a centred
@@ -69,7 +69,12 @@ across entities at one moment, not over a history; a lag of a look-ahead column
 (`df.shift(1)` of a frame holding `close.shift(-1)`) undoes it. A model that is never
 scored (predictions written to a submission file, a recording annotated offline) is not
 judged, nor are its features. Data with no order shown in the code (an interpolated spectrum, a table with
-a date column never parsed) is not a time series to this rule. A per-entity aggregate
+a date column never parsed) is not a time series to this rule, and neither is data whose
+order only the code's own lag, difference or window features suggest (`shift(1)`,
+`diff()`, `rolling(...)`): those also build neighbour features of signals and sequences
+labelled as a whole (ion channels, sensor segments), where the later rows exist at
+prediction time. Dates parsed, a datetime index, rows sorted by dates or a resample show
+the order. A per-entity aggregate
 counts only when it was computed on all rows before any split.
 
 ## References
@@ -109,7 +114,9 @@ def check(ctx):
     for event in sorted(facts.learns.values(), key=lambda e: e.id):
         if not _reads_later_rows(event, facts) or _is_label(event, facts):
             continue
-        trainings = [t for t in facts.trainings if event.id in t.features and (event.time or t.time)]
+        # time order shown by dates, a datetime index or a resample: lag or window features
+        # alone also build neighbour features of signals and sequences that are not forecasts
+        trainings = [t for t in facts.trainings if event.id in t.features and _dated(event.time, t.time)]
         if _builds_label(event, facts):
             # a helper column of the label: a feature only where the columns are read for sure
             trainings = [t for t in trainings if not t.unsure]
@@ -119,7 +126,7 @@ def check(ctx):
         if not trainings:
             continue
         first = trainings[0]
-        time = event.time or first.time
+        time = _dated(event.time, first.time)
         shown = ctx.where(first.span)
         order = f"time-ordered data ({time.reason} at line {time.line})"
         what = (
@@ -139,6 +146,11 @@ def check(ctx):
             look_ahead = dict(event.procedure) or {"form": event.kind}
             hits[span] = Hit(span, message, related, combined(_training_procedure(facts, first), look_ahead))
     return list(hits.values())
+
+
+def _dated(*marks):
+    """The first mark that shows time order by more than the code's own lag or window features."""
+    return next((m for m in marks if m is not None and not m.derived), None)
 
 
 def _judged(facts) -> bool:

@@ -881,7 +881,8 @@ class CallsMixin:
             derived = self.derive([data] + args, node)
             time = derived.time
             if _reads_ahead(method, node) is None:  # a look-ahead does not show the rows' order
-                time = time or TimeMark(node.lineno, lib.TIME_METHODS[method], path=_path_of(node))
+                time = time or TimeMark(node.lineno, lib.TIME_METHODS[method], path=_path_of(node),
+                                        derived=method in lib.FEATURE_TIME_METHODS)
             return replace(derived, time=time, window=method in lib.WINDOW_METHODS)
         if method in ("pipe", "apply", "transform", "agg", "aggregate") and args and isinstance(args[0], Function) and data.rows:
             # df.pipe(helper, cols) / df.apply(zscore): the function runs on the frame
@@ -914,6 +915,11 @@ class CallsMixin:
             # claims[claims.fraud == 0].sample(len(fraud)): one class cut down to another's size
             event = self._learn("resample", "sample", node, data, node.func.value, method="undersample")
             return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
+        if method == "rename" and data.dated:
+            renamed = _renamed_columns(node)
+            if renamed:  # df.rename(columns={"Date/Time": "ts"}): the parsed dates keep their meaning
+                dated = tuple((renamed.get(c, c), mark) for c, mark in data.dated)
+                return replace(self.derive([data] + args, node), dated=dated)
         if method in ("set_index", "sort_values") and data.dated:
             ordered = self._ordered_by_dates(data, method, args, kwargs, node)
             if ordered is not None:
@@ -1115,3 +1121,12 @@ def _native_model(key, node, params, bound) -> Optional[CallSpec]:
 def _objective_in(root: str, objective: str, table: dict) -> bool:
     """xgboost's objectives are prefixed by their kind ("binary:logistic"); lightgbm's are names."""
     return objective.startswith(table[root]) if root == "xgboost" else objective in table[root]
+
+
+def _renamed_columns(node: ast.Call) -> dict:
+    """{old: new} of ``df.rename(columns={"a": "b"})`` with string keys and values."""
+    mapping = keyword_node(node, "columns")
+    if not isinstance(mapping, ast.Dict):
+        return {}
+    pairs = {const_str(k): const_str(v) for k, v in zip(mapping.keys, mapping.values) if k is not None}
+    return {k: v for k, v in pairs.items() if k is not None and v is not None}

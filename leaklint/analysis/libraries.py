@@ -153,6 +153,9 @@ TIME_METHODS = {
     "tz_localize": "time-zone-aware timestamps",
 }
 WINDOW_METHODS = frozenset(("rolling", "expanding", "ewm", "resample"))
+# features built along the rows: they suggest an order but do not show dates (a signal's
+# neighbours, a sequence's steps)
+FEATURE_TIME_METHODS = frozenset(("shift", "rolling", "diff", "pct_change", "expanding", "ewm"))
 TIME_FUNCTIONS = {
     lib_key("pandas.to_datetime"): "dates parsed with pd.to_datetime",
     lib_key("pandas.date_range"): "a pd.date_range index",

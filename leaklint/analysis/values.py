@@ -37,6 +37,7 @@ class TimeMark:
     line: int
     reason: str
     date: bool = False  # dates themselves (pd.to_datetime), not yet shown to order the rows
+    derived: bool = False  # shown only by lag, difference or window features the code built
     path: Optional[str] = None  # shown in another module of the project
 
 
