@@ -619,3 +619,25 @@ def test_a_fix_on_a_timed_line_keeps_the_magic(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     cell = "".join(json.loads(path.read_bytes())["cells"][1]["source"])
     assert cell == "%timeit -n 3 acc = cross_val_score(make_pipeline(scl, clf), X, y, cv=5)"
+
+
+@pytest.mark.parametrize("made, options", [
+    ("X_test_s = scaler.transform(X_test)", "random_state=42"),  # followed back to the split
+    ("X_test_s = X_all[800:]", "shuffle=False"),  # rows cut by position: the latest part
+])
+def test_early_stopping_fix_draws_as_the_watched_rows_were_made(made, options):
+    source = (
+        "import pandas as pd\nfrom sklearn.model_selection import train_test_split\n"
+        "from sklearn.preprocessing import StandardScaler\nfrom xgboost import XGBClassifier\n"
+        "df = pd.read_csv('d.csv')\nX, y = df.drop(columns='t'), df['t']\n"
+        "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=42)\n"
+        "scaler = StandardScaler().fit(X_train)\nX_all = scaler.transform(X)\n"
+        f"X_train_s = scaler.transform(X_train)\n{made}\n"
+        "model = XGBClassifier(n_estimators=500, early_stopping_rounds=20)\n"
+        "model.fit(X_train_s, y_train, eval_set=[(X_test_s, y_test)])\n"
+        "print(model.score(X_test_s, y_test))\n"
+    )
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
+    assert len(findings) == 1 and findings[0].fix is not None
+    fixed = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    assert f"train_test_split(X_train_s, y_train, test_size=0.2, {options})" in fixed

@@ -320,24 +320,39 @@ def _stem(name: str) -> str:
     return name.split("_")[0] if "_" in name else name
 
 
-def _draw_options(test_name: str, call, t: Tree) -> str:
+def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
     """How the validation part is drawn: as the ``train_test_split`` that made the watched
     rows drew them (its random_state, or ``shuffle=False`` for time-ordered rows: the
-    latest part); NoFix when they were made some other way (sliced off a series, read
-    from another file), since a shuffled draw could then be the wrong one."""
-    for node in t.names.get(test_name, ()):
-        owner = t.parent.get(node)
-        while isinstance(owner, (ast.Tuple, ast.List)):
-            owner = t.parent.get(owner)
-        if isinstance(owner, ast.Assign) and isinstance(owner.value, ast.Call) and owner.lineno < call.lineno \
-                and call_name(owner.value) == "train_test_split":
-            options = {k.arg: k.value for k in owner.value.keywords}
-            shuffle, seed = options.get("shuffle"), options.get("random_state")
-            if isinstance(shuffle, ast.Constant) and shuffle.value is False:
-                return "shuffle=False"
-            if isinstance(seed, ast.Constant) and isinstance(seed.value, int):
-                return f"random_state={seed.value}"
-            return "random_state=0"
-    raise NoFix
+    latest part, as for rows sliced by position), followed back through assignments
+    (``X_test_s = scaler.transform(X_test)``); NoFix when they were made some other way
+    (read from another file), since a shuffled draw could then be the wrong one."""
+    stores = [n for n in t.names.get(test_name, ()) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+              and n.lineno < call.lineno and t.scope_of(n) is t.scope_of(call)]
+    if not stores or depth > 4:
+        raise NoFix
+    owner = t.parent.get(max(stores, key=lambda n: (n.lineno, n.col_offset)))
+    while isinstance(owner, (ast.Tuple, ast.List)):
+        owner = t.parent.get(owner)
+    if not isinstance(owner, ast.Assign):
+        raise NoFix
+    if isinstance(owner.value, ast.Call) and call_name(owner.value) == "train_test_split":
+        options = {k.arg: k.value for k in owner.value.keywords}
+        shuffle, seed = options.get("shuffle"), options.get("random_state")
+        if isinstance(shuffle, ast.Constant) and shuffle.value is False:
+            return "shuffle=False"
+        if isinstance(seed, ast.Constant) and isinstance(seed.value, int):
+            return f"random_state={seed.value}"
+        return "random_state=0"
+    if any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice) for n in ast.walk(owner.value)):
+        return "shuffle=False"  # rows taken by position (a series cut in time): the latest part
+    found = set()
+    for name in {n.id for n in ast.walk(owner.value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}:
+        try:
+            found.add(_draw_options(name, owner, t, depth + 1))
+        except NoFix:
+            continue
+    if len(found) != 1:
+        raise NoFix
+    return found.pop()
 
 
