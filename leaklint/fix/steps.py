@@ -125,8 +125,9 @@ def _drawn_early(event, split, t: Tree) -> Fix:
         raise NoFix
     roots = [_table(a, t) for a in call.args]
     draw = Draw(split, t.statement(call), t)
-    ops, picked = draw.rows(list(dict.fromkeys(r.id for r in roots)))
-    rows = dict(zip(dict.fromkeys(r.id for r in roots), picked))
+    tables = list(dict.fromkeys(r.id for r in roots))
+    ops, picked = draw.rows(tables)
+    rows = dict(zip(tables, picked))
     learned = ", ".join(t.spliced(a, {r: rows[r.id]}) for a, r in zip(call.args, roots))
     fitted = f"{t.source(call.func.value)}.fit({learned})"
     new = f"{fitted}.transform({t.source(call.args[0])})" if method == "fit_transform" else fitted
