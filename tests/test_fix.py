@@ -634,3 +634,34 @@ def test_early_stopping_fix_draws_as_the_watched_rows_were_made(made, options):
     assert len(findings) == 1 and findings[0].fix is not None
     fixed = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
     assert f"train_test_split(X_train_s, y_train, test_size=0.2, {options})" in fixed
+
+
+STRATIFIED = (
+    "import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import LogisticRegression\n"
+    "from sklearn.model_selection import train_test_split\n\n"
+    "rng = np.random.default_rng(5)\n"
+    "churn = pd.DataFrame(rng.normal(size=(300, 3)), columns=['a', 'b', 'c'])\n"
+    "churn['Churn'] = rng.choice(['No', 'Yes'], size=300, p=[0.8, 0.2])\n"
+    "churn.loc[rng.choice(300, 50, replace=False), 'b'] = np.nan\n"
+    "churn['b'] = churn['b'].fillna(churn['b'].median())\n"
+    "{between}"
+    "X = churn.drop(columns='Churn')\ny = churn['Churn']\n"
+    "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, stratify=y, random_state=7)\n"
+    "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n"
+)
+
+
+def test_rows_drawn_early_are_stratified_by_the_label_column_read_where_the_step_learns(tmp_path):
+    source = STRATIFIED.format(between="churn['a'] = churn['a'].clip(-2, 2)\n")
+    fix = _only_fix("a.py", source.encode())
+    fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert "train_test_split(churn, test_size=0.25, stratify=churn['Churn'], random_state=7)" in fixed
+    script = tmp_path / "a.py"
+    script.write_text(fixed + "assert list(churn_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_no_rows_are_drawn_early_when_the_label_column_changes_before_the_split():
+    source = STRATIFIED.format(between="churn['Churn'] = churn['Churn'].map({'No': 1, 'Yes': 0})\n")
+    assert _only_fix("a.py", source.encode()) is None

@@ -59,12 +59,16 @@ class Draw:
         for stmt in items[index:split_index]:
             if _changes_rows(stmt):
                 raise NoFix
+        options = {}
         for keyword in call.keywords:  # its options mean the same where the step learns
-            for name in t.names_in(keyword.value):
-                if t.written(name, anchor.lineno - 1, split_stmt.lineno) or not t.written(name, 0, anchor.lineno):
+            options[keyword.arg] = t.source(keyword.value)
+            if any(t.written(name, anchor.lineno - 1, split_stmt.lineno) or not t.written(name, 0, anchor.lineno)
+                   for name in t.names_in(keyword.value)):
+                if keyword.arg != "stratify" or not isinstance(keyword.value, ast.Name):
                     raise NoFix
+                options["stratify"] = _label_column(keyword.value.id, anchor, split_stmt, t)
         self.anchor, self.t = anchor, t
-        self.options = "".join(f", {k.arg}={t.source(k.value)}" for k in call.keywords)
+        self.options = "".join(f", {k}={v}" for k, v in options.items())
         self.options += ", random_state=0" if self.seeding else ""
         self.func, self.imports = split_function(anchor, t)
         self.line = split_stmt.lineno
@@ -97,6 +101,43 @@ class Draw:
         return Fix(UNSAFE, f"Fit {what} on the rows the split at line {self.line} trains on, drawn the same way here "
                    f"(assumes no row is dropped, added or reordered before that split{seeded})",
                    tuple(ops + self.seeding))
+
+
+def _label_column(label: str, anchor, split_stmt, t: Tree) -> str:
+    """``stratify=y`` where ``y = df["churn"]`` comes after the step: the same column of the
+    same table, read where the step learns (``df["churn"]``), when nothing in between
+    rebinds the table or writes that column; NoFix otherwise."""
+    stores = [n for n in t.names.get(label, ()) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+              and anchor.lineno <= n.lineno < split_stmt.lineno]
+    if len(stores) != 1:
+        raise NoFix
+    stmt = t.parent.get(stores[0])
+    if not (isinstance(stmt, ast.Assign) and stmt.targets == [stores[0]]):
+        raise NoFix
+    value = stmt.value
+    if isinstance(value, ast.Call) and call_name(value) == "pop" and isinstance(value.func, ast.Attribute) \
+            and len(value.args) == 1 and not value.keywords:
+        table, column = value.func.value, value.args[0]
+    elif isinstance(value, ast.Subscript):
+        table, column = value.value, value.slice
+    else:
+        raise NoFix
+    if not (isinstance(table, ast.Name) and isinstance(column, ast.Constant) and isinstance(column.value, str)):
+        raise NoFix
+    if not t.written(table.id, 0, anchor.lineno):
+        raise NoFix  # the table is made after the step
+    for node in t.names.get(table.id, ()):
+        if not anchor.lineno <= getattr(node, "lineno", 0) < stmt.lineno or node is table:
+            continue
+        if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+            raise NoFix  # rebound
+        parent = t.parent.get(node)
+        if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Store):
+            if not (isinstance(parent.slice, ast.Constant) and parent.slice.value != column.value):
+                raise NoFix  # the label column (or one not known) written again
+        elif t._mutated(node):
+            raise NoFix
+    return f"{table.id}[{column.value!r}]"
 
 
 def _changes_rows(stmt) -> bool:
