@@ -63,8 +63,9 @@ print(cross_val_score(model, X, y, cv=5).mean())
   covers a column assignment (`df[cols] = scaler.fit_transform(df[cols])`). Unsafe: it
   assumes no row is dropped, added or reordered before the split (the code in between is
   checked for the usual ways). An unseeded split gets `random_state=0`, so that both
-  draws pick the same rows; a later split of the training side (a validation part) stays
-  clean.
+  draws pick the same rows; `stratify=y` with `y = df["label"]` bound later is read as
+  `df["label"]` where the rows are drawn (no fix if that column changes in between); a
+  later split of the training side (a validation part) stays clean.
 No fix for a step inside a helper, or inputs that change between.
 
 ## Known limitations
