@@ -53,15 +53,10 @@ def search_constructor(name: str, use, t: Tree) -> Optional[ast.Call]:
     """``name = GridSearchCV(...)``: the last binding of ``name`` before the node ``use``,
     when it is a plain assignment that surely reaches it (a statement of a block that holds
     ``use`` further down, in the same scope)."""
-    stores = [n for n in t.names.get(name, ()) if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
-              and getattr(n, "lineno", 0) < use.lineno]
-    if not stores:
-        return None
-    last = max(stores, key=lambda n: (n.lineno, n.col_offset))
+    last = t.binding(name, use)
     stmt = t.parent.get(last)
     if not (isinstance(last, ast.Name) and isinstance(stmt, ast.Assign) and stmt.targets == [last]
-            and isinstance(stmt.value, ast.Call) and call_name(stmt.value).endswith("SearchCV")
-            and t.scope_of(last) is t.scope_of(use)):
+            and isinstance(stmt.value, ast.Call) and call_name(stmt.value).endswith("SearchCV")):
         return None
     items, index = t.block(stmt)
     node = use

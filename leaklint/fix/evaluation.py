@@ -209,11 +209,7 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     if not t.alone(fit_stmt):
         raise NoFix
     training_scores = _training_scores(call, x_train, y_train, fit_stmt, t)
-    x_fit, x_val = t.fresh(_stem(x_train) + "_fit"), t.fresh(_stem(x_train) + "_val")
-    y_fit, y_val = t.fresh(_stem(y_train) + "_fit"), t.fresh(_stem(y_train) + "_val")
-    options = _draw_options(pairs[0].elts[0].id, call, t)
-    func, imports = split_function(fit_stmt, t)
-    draw = f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_train}, {y_train}, test_size=0.2, {options})"
+    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_train, y_train, pairs[0].elts[0].id, call, t)
     ops = [t.op("before", fit_stmt, draw), t.replace(x_node, x_fit), t.replace(y_node, y_fit),
            t.replace(pairs[0].elts[0], x_val), t.replace(pairs[0].elts[1], y_val), *imports]
     ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in ast.walk(watch.value)
@@ -253,14 +249,11 @@ def _native_validation_fix(call, t: Tree) -> Fix:
         if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and isinstance(model, ast.Name) \
                 and isinstance(parent.func.value, ast.Name) and parent.func.value.id == model.id:
             raise NoFix
-    x_fit, x_val = t.fresh(_stem(x_node.id) + "_fit"), t.fresh(_stem(x_node.id) + "_val")
-    y_fit, y_val = t.fresh(_stem(y_node.id) + "_fit"), t.fresh(_stem(y_node.id) + "_val")
+    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_node.id, y_node.id, x_test.id, call, t)
     fit_set, val_set = t.fresh(train_set.id + "_fit"), t.fresh(train_set.id + "_val")
-    options = _draw_options(x_test.id, call, t)
-    func, imports = split_function(stmt, t)
     reference = {k.value: fit_set for k in test_ctor.keywords if k.arg == "reference"
                  and isinstance(k.value, ast.Name) and k.value.id == train_set.id}
-    new = [f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_node.id}, {y_node.id}, test_size=0.2, {options})",
+    new = [draw,
            f"{fit_set} = {t.spliced(train_ctor, {x_node: x_fit, y_node: y_fit})}",
            f"{val_set} = {t.spliced(test_ctor, {x_test: x_val, y_test: y_val, **reference})}"]
     ops = [t.op("before", stmt, "\n".join(new)), t.replace(train_set, fit_set), t.replace(test_node, val_set), *imports]
@@ -271,15 +264,11 @@ def _native_validation_fix(call, t: Tree) -> Fix:
 
 def _container(name: ast.Name, use, t: Tree) -> tuple:
     """(constructor, data node, label node) of ``name = lgb.Dataset(X, label=y)``, the
-    last binding before ``use`` in its block; NoFix for any other shape."""
-    stores = [n for n in t.names.get(name.id, ()) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-              and n.lineno < use.lineno]
-    if not stores:
-        raise NoFix
-    last = max(stores, key=lambda n: (n.lineno, n.col_offset))
+    last binding before ``use`` in its scope; NoFix for any other shape."""
+    last = t.binding(name.id, use)
     stmt = t.parent.get(last)
-    if not (isinstance(stmt, ast.Assign) and stmt.targets == [last] and isinstance(stmt.value, ast.Call)
-            and call_name(stmt.value) in CONTAINERS and t.scope_of(last) is t.scope_of(use)):
+    if not (isinstance(last, ast.Name) and isinstance(stmt, ast.Assign) and stmt.targets == [last]
+            and isinstance(stmt.value, ast.Call) and call_name(stmt.value) in CONTAINERS):
         raise NoFix
     ctor = stmt.value
     data, label = argument(ctor, 0, "data"), argument(ctor, 1, "label")
@@ -316,6 +305,18 @@ def _training_scores(fit, x_train: str, y_train: str, fit_stmt, t: Tree) -> list
     return nodes
 
 
+def _validation_part(x_train: str, y_train: str, test_name: str, fit, t: Tree) -> tuple:
+    """((X_fit, X_val, y_fit, y_val) names, the statement drawing them from the training rows
+    right before the fit, its import Ops): a fifth of the rows, drawn as the watched test
+    rows ``test_name`` were."""
+    x_fit, x_val = t.fresh(_stem(x_train) + "_fit"), t.fresh(_stem(x_train) + "_val")
+    y_fit, y_val = t.fresh(_stem(y_train) + "_fit"), t.fresh(_stem(y_train) + "_val")
+    options = _draw_options(test_name, fit, t)
+    func, imports = split_function(t.statement(fit), t)
+    draw = f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_train}, {y_train}, test_size=0.2, {options})"
+    return (x_fit, x_val, y_fit, y_val), draw, imports
+
+
 def _stem(name: str) -> str:
     return name.split("_")[0] if "_" in name else name
 
@@ -326,11 +327,10 @@ def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
     latest part, as for rows sliced by position), followed back through assignments
     (``X_test_s = scaler.transform(X_test)``); NoFix when they were made some other way
     (read from another file), since a shuffled draw could then be the wrong one."""
-    stores = [n for n in t.names.get(test_name, ()) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-              and n.lineno < call.lineno and t.scope_of(n) is t.scope_of(call)]
-    if not stores or depth > 4:
+    last = t.binding(test_name, call)
+    if not isinstance(last, ast.Name) or depth > 4:
         raise NoFix
-    owner = t.parent.get(max(stores, key=lambda n: (n.lineno, n.col_offset)))
+    owner = t.parent.get(last)
     while isinstance(owner, (ast.Tuple, ast.List)):
         owner = t.parent.get(owner)
     if not isinstance(owner, ast.Assign):

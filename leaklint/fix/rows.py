@@ -135,7 +135,7 @@ def _label_column(label: str, anchor, split_stmt, t: Tree) -> str:
         if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Store):
             if not (isinstance(parent.slice, ast.Constant) and parent.slice.value != column.value):
                 raise NoFix  # the label column (or one not known) written again
-        elif t._mutated(node):
+        elif t.mutated(node):
             raise NoFix
     return f"{table.id}[{column.value!r}]"
 

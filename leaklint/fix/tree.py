@@ -153,6 +153,14 @@ class Tree:
                 out.append(node)
         return out
 
+    def binding(self, name: str, use) -> Optional[ast.AST]:
+        """The last node that binds ``name`` before the node ``use``, in ``use``'s scope (an
+        assignment target, an import, a ``def``); None when there is none."""
+        scope = self.scope_of(use)
+        stores = [n for n in self.names.get(name, ()) if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))
+                  and getattr(n, "lineno", 0) < use.lineno and self.scope_of(n) is scope]
+        return max(stores, key=lambda n: (n.lineno, n.col_offset), default=None)
+
     def written(self, name: str, after: int, before: Optional[int] = None) -> bool:
         """``name`` is bound, deleted or changed in place on lines in (after, before)."""
         for node in self.names.get(name, ()):
@@ -161,11 +169,12 @@ class Tree:
                 continue
             if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
                 return True
-            if self._mutated(node):
+            if self.mutated(node):
                 return True
         return False
 
-    def _mutated(self, name: ast.Name) -> bool:
+    def mutated(self, name: ast.Name) -> bool:
+        """The read ``name`` is changed in place there (``df[c] = v``, ``df.x += 1``, ``inplace=True``)."""
         node, parent = name, self.parent.get(name)
         while isinstance(parent, (ast.Subscript, ast.Attribute)) and parent.value is node:
             if isinstance(parent.ctx, (ast.Store, ast.Del)):
