@@ -665,3 +665,109 @@ def test_rows_drawn_early_are_stratified_by_the_label_column_read_where_the_step
 def test_no_rows_are_drawn_early_when_the_label_column_changes_before_the_split():
     source = STRATIFIED.format(between="churn['Churn'] = churn['Churn'].map({'No': 1, 'Yes': 0})\n")
     assert _only_fix("a.py", source.encode()) is None
+
+
+@pytest.mark.parametrize("between, fixed", [
+    ("test = pd.DataFrame(rng.normal(size=(20, 3)), columns=['a', 'b', 'c']).dropna()\n", True),  # another table
+    ("churn = churn.dropna(subset=['a'])\n", False),  # the table split: it drops none here, but may
+])
+def test_rows_drawn_early_only_look_at_the_tables_the_split_reads(between, fixed):
+    source = STRATIFIED.format(between=between)
+    assert (_only_fix("a.py", source.encode()) is not None) is fixed
+
+
+FOLDS = (
+    "import numpy as np\nimport pandas as pd\n"
+    "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import StratifiedKFold\n"
+    "from sklearn.preprocessing import StandardScaler\n\n"
+    "rng = np.random.default_rng(11)\n"
+    "X = pd.DataFrame(rng.normal(size=(150, 4)) * [1, 5, 20, 100], columns=list('abcd'))\n"
+    "y = (X['a'] + rng.normal(size=150) > 0).astype(int).values\n"
+    "test = pd.DataFrame(rng.normal(size=(30, 4)), columns=list('abcd'))\n"
+    "scaler = StandardScaler()\n"
+    "X_s = scaler.fit_transform(X)\n"
+    "test_s = scaler.transform(test)\n"
+    "kf = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)\n"
+    "scores, preds = [], []\n"
+    "for fold, (tr, va) in enumerate(kf.split(X_s, y)):\n"
+    "    model = LogisticRegression().fit(X_s[tr], y[tr])\n"
+    "    scores.append(model.score(X_s[va], y[va]))\n"
+    "    preds.append(model.predict_proba(test_s)[:, 1])\n"
+    "print(np.mean(scores))\n"
+)
+
+
+def test_a_step_before_a_fold_loop_is_fitted_in_each_fold_and_code_outside_runs_as_before(tmp_path):
+    fix = _only_fix("a.py", FOLDS.encode())
+    assert fix.applicability == "safe"
+    fixed = fixed_bytes("a.py", FOLDS.encode(), fix.ops).decode()
+    assert "for fold, (tr, va) in enumerate(kf.split(X, y)):\n    fold_scaler = clone(scaler).fit(X.iloc[tr])\n" in fixed
+    assert "    test_s_fold = fold_scaler.transform(test)\n" in fixed
+    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
+    script = tmp_path / "a.py"
+    script.write_text(fixed + (
+        "from sklearn.model_selection import cross_val_score\nfrom sklearn.pipeline import make_pipeline\n"
+        "honest = cross_val_score(make_pipeline(StandardScaler(), LogisticRegression()), X, y, cv=kf)\n"
+        "assert np.allclose(scores, honest), (scores, honest)\n"
+        "assert np.allclose(X_s, StandardScaler().fit_transform(X)) and np.allclose(test_s, scaler.transform(test))\n"
+    ), encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_step_only_the_fold_loop_reads_moves_into_it():
+    source = FOLDS.replace("test_s = scaler.transform(test)\n", "").replace(
+        "    preds.append(model.predict_proba(test_s)[:, 1])\n", "")
+    fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
+    assert "X_s = scaler.fit_transform(X)" not in fixed and "clone" not in fixed
+    assert "    X_s = scaler.fit(X.iloc[tr]).transform(X)\n    model = " in fixed
+
+
+def test_no_fold_fix_when_nothing_shows_whether_the_rows_are_a_table_or_an_array():
+    source = FOLDS.replace(
+        "X = pd.DataFrame(rng.normal(size=(150, 4)) * [1, 5, 20, 100], columns=list('abcd'))\n",
+        "def load_table():\n    return np.load('t.npy')\n\n\nX = load_table()\n").replace(
+        "(X['a'] + rng.normal(size=150) > 0).astype(int).values", "np.load('y.npy')")
+    assert _only_fix("a.py", source.encode()) is None
+
+
+def test_no_fold_fix_when_code_before_the_loop_changes_the_steps_output():
+    source = FOLDS.replace("test_s = scaler.transform(test)\n", "test_s = scaler.transform(test)\nX_s = X_s + 1\n")
+    assert _only_fix("a.py", source.encode()) is None
+
+
+REFITTED = (
+    "import numpy as np\nfrom sklearn.linear_model import LogisticRegression\n"
+    "from sklearn.model_selection import train_test_split\nfrom sklearn.preprocessing import MinMaxScaler\n\n"
+    "rng = np.random.default_rng(2)\nX = rng.normal(size=(200, 3))\ny = (X[:, 0] > 0).astype(int)\n"
+    "X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)\n"
+    "{steps}"
+    "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n"
+)
+
+
+@pytest.mark.parametrize("steps, expected, applicability", [
+    # the same name built again before the refit: the training fit is used, the new one goes
+    ("scaler = MinMaxScaler()\nX_train = scaler.fit_transform(X_train)\nscaler = MinMaxScaler()\n"
+     "X_test = scaler.fit_transform(X_test)\n",
+     "X_train = scaler.fit_transform(X_train)\nX_test = scaler.transform(X_test)\n", "safe"),
+    # a copy built the same way for the test rows: it becomes the one fitted on the training rows
+    ("scaler_train = MinMaxScaler(feature_range=(0, 1))\nscaler_test = MinMaxScaler(feature_range=(0, 1))\n"
+     "X_train = scaler_train.fit_transform(X_train)\nX_test = scaler_test.fit_transform(X_test)\n"
+     "print(scaler_test.inverse_transform(X_test)[:1])\n",
+     "scaler_test = scaler_train\nX_train = scaler_train.fit_transform(X_train)\n"
+     "X_test = scaler_test.transform(X_test)\n", "unsafe"),
+])
+def test_a_step_refitted_on_the_test_rows_uses_its_training_twin(steps, expected, applicability):
+    source = REFITTED.format(steps=steps)
+    fix = _only_fix("a.py", source.encode())
+    assert fix.applicability == applicability
+    fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert expected in fixed
+    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
+
+
+def test_no_twin_when_the_copy_is_built_otherwise():
+    source = REFITTED.format(steps="scaler_train = MinMaxScaler()\nscaler_test = MinMaxScaler(feature_range=(-1, 1))\n"
+                             "X_train = scaler_train.fit_transform(X_train)\nX_test = scaler_test.fit_transform(X_test)\n")
+    assert _only_fix("a.py", source.encode()) is None

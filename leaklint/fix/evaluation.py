@@ -29,13 +29,20 @@ def refit_fix(hit, facts, t: Tree) -> Fix:
     if trained is None:
         raise NoFix
     if isinstance(recv, ast.Name):
+        twin = trained.func.value.id
         if method == "fit_transform":
             ops = [t.replace(out, f"{recv.id}.transform({t.source(data)})")]
         elif isinstance(t.parent.get(call), ast.Expr):
             ops = [t.op("delete", t.parent.get(call))]
         else:
             ops = [t.replace(call, recv.id)]
-        return Fix(SAFE, f"Use {recv.id} as fitted on the training side: transform the held-out rows", tuple(ops))
+        if twin == recv.id:
+            ops += [t.op("delete", stmt) for stmt in _fresh_copies(recv.id, trained, call, t)]
+            return Fix(SAFE, f"Use {recv.id} as fitted on the training side: transform the held-out rows", tuple(ops))
+        # its own copy, built the same way: the copy fitted on the training side takes its place
+        ops.append(t.replace(_constructor(recv.id, call, t), twin))
+        return Fix(UNSAFE, f"Use {twin}, built the same way and fitted on the training side: transform the "
+                   "held-out rows with it", tuple(ops))
     if method != "fit_transform":
         raise NoFix
     train_stmt = t.statement(trained)
@@ -66,13 +73,63 @@ def _trained_twin(event, call, recv, facts, t: Tree):
             continue
         mine = twin.func.value
         if isinstance(recv, ast.Name):
-            same = isinstance(mine, ast.Name) and mine.id == recv.id and not t.written(recv.id, twin.lineno, call.lineno)
+            same = isinstance(mine, ast.Name) and (_fresh_copies(recv.id, twin, call, t) is not None if mine.id == recv.id
+                                                   else _built_alike(mine.id, recv.id, twin, call, t))
         else:
             same = isinstance(recv, ast.Call) and isinstance(mine, ast.Call) and t.source(mine) == t.source(recv)
             same = same and call_name(twin) == "fit_transform"
         if same and (best is None or twin.lineno > best.lineno):
             best = twin
     return best
+
+
+def _fresh_copies(name: str, twin, call, t: Tree):
+    """The statements between the training fit ``twin`` and the refit ``call`` that bind
+    ``name`` to a new step built as before (``scaler = StandardScaler()`` again), when nothing
+    else writes it and nothing reads it from there to the refit; None otherwise."""
+    first = _constructor(name, twin, t)
+    copies = []
+    for node in t.names.get(name, ()):
+        if not twin.lineno < getattr(node, "lineno", 0) < call.lineno:
+            continue
+        stmt = t.parent.get(node)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            if t.mutated(node) or (copies and not (isinstance(stmt, ast.Attribute) and stmt.attr in FIT_METHODS)):
+                return None
+            continue
+        if first is None or not (isinstance(stmt, ast.Assign) and stmt.targets == [node]
+                                 and t.source(stmt.value) == t.source(first)):
+            return None
+        copies.append(stmt)
+    return copies
+
+
+FIT_METHODS = frozenset({"fit", "fit_transform"})
+
+
+def _constructor(name: str, use, t: Tree):
+    """The call ``name = Step(...)`` that last bound ``name`` before ``use``, when it is one."""
+    last = t.binding(name, use)
+    stmt = t.parent.get(last)
+    if isinstance(last, ast.Name) and isinstance(stmt, ast.Assign) and stmt.targets == [last] \
+            and isinstance(stmt.value, ast.Call):
+        return stmt.value
+    return None
+
+
+def _built_alike(other: str, name: str, twin, call, t: Tree) -> bool:
+    """``name`` is a step built as ``other`` was (``scaler_test = MinMaxScaler()`` beside
+    ``scaler_train = MinMaxScaler()``), read nowhere before its refit, and ``other`` keeps its
+    training fit until then."""
+    mine, theirs = _constructor(name, call, t), _constructor(other, twin, t)
+    if mine is None or theirs is None or t.source(mine) != t.source(theirs):
+        return False
+    built = t.statement(mine)
+    if any(node.lineno < call.lineno for node in t.loads(name, built.end_lineno)):
+        return False
+    return not t.written(other, twin.lineno, call.lineno) and not any(
+        isinstance(t.parent.get(n), ast.Attribute) and t.parent.get(n).attr in FIT_METHODS
+        for n in t.loads(other, twin.lineno, call.lineno + 1) if n is not twin.func.value)
 
 
 # ------------------------------------------------------------ LL302: a model fitted before the split

@@ -56,9 +56,8 @@ class Draw:
         index = t.block(anchor)[1]
         if index >= split_index:
             raise NoFix
-        for stmt in items[index:split_index]:
-            if _changes_rows(stmt):
-                raise NoFix
+        if any(_changes_rows(stmt) for stmt in _lineage(call, items[index:split_index])):
+            raise NoFix
         options = {}
         for keyword in call.keywords:  # its options mean the same where the step learns
             options[keyword.arg] = t.source(keyword.value)
@@ -138,6 +137,40 @@ def _label_column(label: str, anchor, split_stmt, t: Tree) -> str:
         elif t.mutated(node):
             raise NoFix
     return f"{table.id}[{column.value!r}]"
+
+
+def _lineage(call, between: list) -> list:
+    """The statements of ``between`` that the split's rows come from: those binding or
+    changing in place a name the split reads, or a name such a statement reads, and so on
+    back. A table read or filtered on the way elsewhere (``test = pd.read_csv(...)``)
+    does not change the rows drawn."""
+    wanted = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+    chain, rest = [], list(between)
+    while True:  # in any order: a table changed in place after an alias of it was taken counts
+        found = [stmt for stmt in rest if _written_names(stmt) & wanted]
+        if not found:
+            return chain
+        chain += found
+        rest = [stmt for stmt in rest if not any(stmt is f for f in found)]
+        wanted |= {n.id for stmt in found for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+
+
+def _written_names(stmt) -> set:
+    """Names a statement binds, or changes in place (``df[c] = v``, ``df.dropna(inplace=True)``)."""
+    names = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and not isinstance(node.ctx, ast.Load) or (
+                isinstance(node, ast.Call) and any(k.arg == "inplace" for k in node.keywords)):
+            root = node.func if isinstance(node, ast.Call) else node
+            while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if isinstance(root, ast.Name):
+                names.add(root.id)
+    return names
 
 
 def _changes_rows(stmt) -> bool:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ast
 
+from ..analysis.libraries import PROGRESS_BARS, lib_key
 from ..analysis.values import Side
 from ..findings import Fix, Op
 from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, fact, inside,
                      search_constructor, split_call)
 from .rows import Draw
+from .tables import rows_at
 from .tree import NoFix, Tree, argument, call_name, snake
 
 
@@ -21,12 +23,10 @@ def fitted_output(event, t: Tree) -> tuple:
     call = t.call(event.span)
     method = call_name(call)
     out = call
-    if method == "fit":  # recv.fit(X[, y]).transform(X)
+    if method == "fit":  # recv.fit(X[, y]).transform(X), or recv.fit(X) then out = recv.transform(X)
         outer = t.parent.get(t.parent.get(call))
-        if not (isinstance(outer, ast.Call) and outer.func is t.parent.get(call) and call_name(outer) == "transform"
-                and len(outer.args) == 1 and not outer.keywords and call.args
-                and t.source(outer.args[0]) == t.source(call.args[0])):
-            raise NoFix
+        if not (isinstance(outer, ast.Call) and outer.func is t.parent.get(call) and _transforms(outer, call, t)):
+            outer = _later_transform(call, t)
         out, method = outer, "fit_transform"
     elif method not in ("fit_transform", "fit_resample"):
         raise NoFix
@@ -35,12 +35,53 @@ def fitted_output(event, t: Tree) -> tuple:
     return call, out, method
 
 
+def _transforms(outer, call, t: Tree) -> bool:
+    """``outer`` is ``<step>.transform(X)`` of the rows ``call`` fitted on."""
+    return (call_name(outer) == "transform" and len(outer.args) == 1 and not outer.keywords and bool(call.args)
+            and t.source(outer.args[0]) == t.source(call.args[0]))
+
+
+def _later_transform(call, t: Tree) -> ast.Call:
+    """``scaler.fit(X)`` (or ``scaler = StandardScaler().fit(X)``) and, next in the same block,
+    ``out = scaler.transform(X)`` of the same rows, unchanged in between: the transform call."""
+    stmt = t.statement(call)
+    if isinstance(stmt, ast.Expr) and stmt.value is call and isinstance(call.func.value, ast.Name):
+        name = call.func.value.id
+    elif isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(call.func.value, ast.Call):
+        name = stmt.targets[0].id
+    else:
+        raise NoFix
+    items, index = t.block(stmt)
+    for later in items[index + 1:]:
+        reads = [n for n in ast.walk(later) if isinstance(n, ast.Name) and n.id == name and not _learned_read(n, t)]
+        if not reads:
+            continue
+        value = getattr(later, "value", None)
+        if not (isinstance(later, ast.Assign) and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and value.func.value is reads[0] and len(reads) == 1 and _transforms(value, call, t)):
+            raise NoFix
+        t.steady(call.args[0], stmt.end_lineno, later.lineno)
+        return value
+    raise NoFix
+
+
+def _learned_read(name: ast.Name, t: Tree) -> bool:
+    """``scaler.mean_``: what the step learned, read (a display), not a call of it."""
+    attribute = t.parent.get(name)
+    owner = t.parent.get(attribute)
+    return isinstance(attribute, ast.Attribute) and attribute.attr.endswith("_") and not (
+        isinstance(owner, ast.Call) and owner.func is attribute)
+
+
 class Step:
     """A leaking step as the code wrote it: ``out = recv.fit_transform(data[, label])``."""
 
     def __init__(self, event, t: Tree):
         call, out, method = fitted_output(event, t)
         self.recv = call.func.value
+        if out is not call and out.func.value is not call:
+            self.recv = out.func.value  # fitted in a statement of its own: the name it is read by
         self.data = call.args[0]
         self.label = call.args[1] if len(call.args) == 2 else None
         self.stmt = t.assigned(out)
@@ -87,6 +128,8 @@ def step_fix(hit, facts, t: Tree) -> Fix:
         step = Step(event, t)
         if all(s.kind == "cv" for s in splits):
             return _into_pipeline(step, splits, t)
+        if all(s.kind == "folds" for s in splits):
+            return _into_folds(step, splits, t)
         # a later split of the training side stays clean for a step that reads no labels
         rest_clean = all(_within_training_side(s, split) for s in splits[1:]) and step.label is None
         if split.kind == "split" and (len(splits) == 1 or rest_clean):
@@ -285,6 +328,136 @@ def _inline_pipeline(event, split, t: Tree) -> Fix:
     what = call_name(recv) if isinstance(recv, ast.Call) else event.qualname.rsplit(".", 1)[-1]
     return Fix(applicability, f"Fit {what} inside the cross-validation: put it and the model in one pipeline",
                tuple(ops))
+
+
+def _into_folds(step: Step, splits: list, t: Tree) -> Fix:
+    """A step fitted on all rows before a loop over the folds of ``kf.split(...)``: at the
+    top of the loop, a copy of the step is fitted on the fold's training rows, and the loop
+    reads its output (and what the step transformed in between, ``test_s =
+    scaler.transform(test)``, transformed again) under new names. Code outside the loop
+    runs as before."""
+    if step.sampler:
+        raise NoFix
+    loops = {}
+    for split in splits:
+        call = t.call(split.span)
+        loop, train = _fold_loop(call, t)
+        loops.setdefault(id(loop), (loop, train, []))[2].append(call)
+    items, index = t.block(step.stmt)
+    ordered = sorted(loops.values(), key=lambda entry: entry[0].lineno)
+    if any(t.block(loop)[0] is not items or t.block(loop)[1] <= index for loop, _, _ in ordered):
+        raise NoFix
+    first = t.block(ordered[0][0])[1]
+    recv = None if step.inline else step.recv.id
+    derived = _transformed_between(step, items[index + 1:first], t)
+    in_loops = [n for loop, _, _ in ordered for n in ast.walk(loop)]
+    watched = [step.outputs[0]] + ([recv] if recv else [])
+    # the all-rows fit goes when only the loops read it; else it stays for the code that does
+    kept = bool(derived) or any(t.loads(name, step.stmt.end_lineno, skip=in_loops) for name in watched)
+    out = step.outputs[0]
+    renamed = {name: t.fresh(f"{name}_fold") for name in [out, *derived] if kept or step.overwrites()}
+    raw = t.source(step.data)
+    ops = [] if kept else [t.op("delete", step.stmt)]
+    if kept and step.overwrites():
+        raw = t.fresh(f"{raw}_raw")
+        ops.append(t.op("before", step.stmt, f"{raw} = {out}"))
+    fitter, imported = _fold_copy(step, kept, t)
+    for loop, train, calls in ordered:
+        _steady_in_loop(step, loop, t)
+        reads = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        for call in calls:
+            for arg in call.args:
+                if isinstance(arg, ast.Name) and arg.id == out:
+                    ops.append(t.replace(arg, raw))
+        learned = rows_at(step.data, train, t, raw)
+        if step.label is not None:
+            learned += ", " + rows_at(step.label, train, t)
+        fold_out = renamed.get(out, out)
+        used = [name for name in derived if any(n.id == name for n in reads)]
+        if used:
+            copy = t.fresh(f"fold_{recv or snake(step.class_name)}")
+            new = [f"{copy} = {fitter}.fit({learned})", f"{fold_out} = {copy}.transform({raw})"]
+            new += [f"{renamed[name]} = {copy}.transform({derived[name]})" for name in used]
+        else:
+            new = [f"{fold_out} = {fitter}.fit({learned}).transform({raw})"]
+        ops.append(t.op("before", loop.body[0], "\n".join(new)))
+        skip = {id(a) for call in calls for a in call.args}
+        ops += [t.replace(n, renamed[n.id]) for n in reads if n.id in renamed and id(n) not in skip]
+    return Fix(SAFE, f"Fit {step.class_name} in each fold, on the fold's training rows", tuple(ops) + tuple(imported))
+
+
+def _transformed_between(step: Step, between: list, t: Tree) -> dict:
+    """{name: source of what it transformed} for ``name = recv.transform(data)`` statements
+    between the step and its fold loop; NoFix when other code there binds a name from the
+    step's output or its fitted state (the loop would read the all-rows fit through it)."""
+    watched = {step.outputs[0]} | ({step.recv.id} if not step.inline else set())
+    derived = {}
+    for stmt in between:
+        if not watched & t.names_in(stmt):
+            continue
+        value = getattr(stmt, "value", None)
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(value, ast.Call) and call_name(value) == "transform" and len(value.args) == 1
+                and not value.keywords and isinstance(value.func, ast.Attribute) and isinstance(value.func.value, ast.Name)
+                and value.func.value.id in watched and not watched & t.names_in(value.args[0])):
+            derived[stmt.targets[0].id] = t.source(value.args[0])
+            continue
+        if any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)) or isinstance(
+                stmt, (ast.FunctionDef, ast.ClassDef)):
+            raise NoFix
+    return derived
+
+
+def _steady_in_loop(step: Step, loop, t: Tree) -> None:
+    """NoFix unless the step's inputs keep their values from the step to the loop's end."""
+    for node in step.inputs + ([step.recv] if not step.inline else []):
+        t.steady(node, step.stmt.end_lineno, loop.end_lineno + 1)
+    if step.label is not None:
+        t.steady(step.label, step.stmt.end_lineno, loop.end_lineno + 1)
+
+
+def _fold_copy(step: Step, kept: bool, t: Tree) -> tuple:
+    """The code for the unfitted step each fold fits (a copy, while the all-rows fit is
+    kept), and the Ops importing what it calls."""
+    if step.inline or not kept:
+        return step.step, ()
+    name = "clone"
+    if t.imported_from(name) == "sklearn.base":
+        return f"{name}({step.recv.id})", ()
+    if t.bound(name):
+        name = t.fresh("sk_clone")
+        return f"{name}({step.recv.id})", (Op("import", code=f"sklearn.base:clone:{name}"),)
+    return f"{name}({step.recv.id})", (Op("import", code="sklearn.base:clone"),)
+
+
+def _fold_loop(call, t: Tree) -> tuple:
+    """(the loop, the name of its training indices) of ``for tr, va in kf.split(X)``, also
+    written ``enumerate(kf.split(X))`` or wrapped in a progress bar."""
+    iterable, wrapped = call, False
+    loop = t.parent.get(call)
+    while isinstance(loop, ast.Call) and loop.args and loop.args[0] is iterable and (
+            call_name(loop) == "enumerate" or lib_key(_qualname(loop.func, t)) in PROGRESS_BARS):
+        wrapped = wrapped or call_name(loop) == "enumerate"
+        iterable, loop = loop, t.parent.get(loop)
+    if not (isinstance(loop, ast.For) and loop.iter is iterable and call_name(call) == "split"):
+        raise NoFix
+    target = loop.target
+    if wrapped:
+        if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+            raise NoFix
+        target = target.elts[1]
+    if not (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name)):
+        raise NoFix
+    return loop, target.elts[0].id
+
+
+def _qualname(func, t: Tree) -> str:
+    """``tqdm.tqdm`` for ``tqdm`` imported from its module, or for ``tqdm.tqdm`` itself."""
+    if isinstance(func, ast.Name):
+        return f"{t.imported_from(func.id)}.{func.id}"
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return f"{t.module_of(func.value.id)}.{func.attr}"
+    return ""
 
 
 REFITS = frozenset({"fit", "fit_transform", "fit_resample", "set_params", "get_params"})

@@ -210,6 +210,14 @@ class Tree:
                     return owner.module
         return None
 
+    def module_of(self, name: str) -> Optional[str]:
+        """The module ``import module as name`` binds ``name`` to, when nothing else binds it."""
+        nodes = self.names.get(name, ())
+        if not nodes or not all(isinstance(n, ast.alias) and isinstance(self.parent.get(n), ast.Import) for n in nodes
+                                if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))):
+            return None
+        return next((n.name for n in nodes if isinstance(n, ast.alias)), None)
+
     def bound(self, name: str) -> bool:
         return name in self.names
 

@@ -1,0 +1,107 @@
+"""Whether a value is a pandas table or an array, read from how the code made it, so that
+a fix can take its rows at given positions: ``df.iloc[idx]`` for a table, ``a[idx]`` for
+an array (``df[idx]`` would select columns). A value made some other way is not guessed."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from .tree import NoFix, Tree, call_name
+
+FRAME, ARRAY = "frame", "array"
+
+# pandas functions that return a DataFrame or a Series
+PANDAS_MAKERS = frozenset({
+    "read_csv", "read_excel", "read_parquet", "read_json", "read_table", "read_feather", "read_pickle", "read_sql",
+    "DataFrame", "Series", "get_dummies", "concat", "merge",
+})
+# methods that return a value of the kind they are called on (a table's, an array's)
+KEEP_KIND = frozenset({
+    "drop", "copy", "fillna", "dropna", "reset_index", "select_dtypes", "astype", "assign", "rename", "replace",
+    "sort_values", "sort_index", "merge", "join", "query", "head", "tail", "sample", "interpolate", "clip", "abs",
+    "round", "filter", "reindex", "to_frame", "set_index", "drop_duplicates", "ffill", "bfill", "reshape",
+})
+# methods that return an array (a scikit-learn transformer's output, or a row-indexable sparse matrix)
+MAKE_ARRAY = frozenset({"fit_transform", "transform", "toarray", "todense", "to_numpy"})
+
+
+def rows_at(node, index: str, t: Tree, text: Optional[str] = None) -> str:
+    """The rows of ``node`` (written ``text``, when it has another name there) at the
+    positions ``index`` holds, as code; NoFix when how the code made ``node`` does not show
+    whether it is a table or an array."""
+    kind = kind_of(node, t)
+    text = text or t.source(node)
+    if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
+        text = f"({text})"
+    if kind == FRAME:
+        return f"{text}.iloc[{index}]"
+    if kind == ARRAY:
+        return f"{text}[{index}]"
+    raise NoFix
+
+
+def kind_of(node, t: Tree, depth: int = 0) -> Optional[str]:
+    """FRAME, ARRAY, or None when the code does not show it."""
+    if depth > 8:
+        return None
+    if isinstance(node, ast.Name):
+        last = t.binding(node.id, node)
+        owner = t.parent.get(last)
+        if isinstance(last, ast.Name) and isinstance(owner, ast.Assign) and owner.targets == [last]:
+            return kind_of(owner.value, t, depth + 1)
+        if isinstance(owner, ast.Tuple) and isinstance(t.parent.get(owner), ast.Assign):
+            return _unpacked_kind(last, owner, t.parent.get(owner).value, t, depth)
+        return None
+    if isinstance(node, ast.Attribute):
+        inner = kind_of(node.value, t, depth + 1)
+        if node.attr == "values" and inner == FRAME:
+            return ARRAY
+        return FRAME if inner == FRAME and node.attr not in ("shape", "columns", "index", "T", "dtypes") else None
+    if isinstance(node, ast.Subscript):
+        inner = node.value
+        if isinstance(inner, ast.Attribute) and inner.attr in ("loc", "iloc"):
+            inner = inner.value
+        return kind_of(inner, t, depth + 1)
+    if isinstance(node, ast.Call):
+        return _call_kind(node, t, depth)
+    return None
+
+
+def _call_kind(call: ast.Call, t: Tree, depth: int) -> Optional[str]:
+    name = call_name(call)
+    func = call.func
+    if isinstance(func, ast.Name):
+        module = t.imported_from(func.id)
+        if module == "pandas" and name in PANDAS_MAKERS:
+            return FRAME
+        return ARRAY if module == "numpy" else None
+    if not isinstance(func, ast.Attribute):
+        return None
+    if isinstance(func.value, ast.Name):
+        module = t.module_of(func.value.id)
+        if module == "pandas":
+            return FRAME if name in PANDAS_MAKERS else None
+        if module == "numpy":
+            return ARRAY
+        if module is not None:
+            return None
+    if name in MAKE_ARRAY:
+        return ARRAY
+    return kind_of(func.value, t, depth + 1) if name in KEEP_KIND else None
+
+
+def _unpacked_kind(name, target: ast.Tuple, value, t: Tree, depth: int) -> Optional[str]:
+    """``X, y = make_moons(...)`` (arrays); ``a_train, a_test, ... = train_test_split(a, ...)``
+    (each part the kind of what it was drawn from)."""
+    if not isinstance(value, ast.Call) or not all(isinstance(e, ast.Name) for e in target.elts):
+        return None
+    position = next(i for i, e in enumerate(target.elts) if e is name)
+    func = value.func
+    module = t.imported_from(func.id) if isinstance(func, ast.Name) else (
+        t.module_of(func.value.id) if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None)
+    if module == "sklearn.datasets" and not any(k.arg == "as_frame" for k in value.keywords):
+        return ARRAY
+    if call_name(value) == "train_test_split" and len(target.elts) == 2 * len(value.args) and not any(
+            isinstance(a, ast.Starred) for a in value.args):
+        return kind_of(value.args[position // 2], t, depth + 1)
+    return None
