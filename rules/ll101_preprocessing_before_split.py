@@ -65,7 +65,21 @@ print(cross_val_score(model, X, y, cv=5).mean())
   checked for the usual ways). An unseeded split gets `random_state=0`, so that both
   draws pick the same rows; `stratify=y` with `y = df["label"]` bound later is read as
   `df["label"]` where the rows are drawn (no fix if that column changes in between); a
-  later split of the training side (a validation part) stays clean.
+  later split of the training side (a validation part) stays clean. Only the statements
+  the split's rows come from are checked: a test table read or filtered on the way does
+  not block the fix.
+- Rows split into folds by a loop over `kf.split(...)`: at the top of the loop the step
+  is fitted on the fold's training rows (`X.iloc[tr]` for a table, `X[tr]` for an array,
+  as the code that made `X` shows; no fix when it does not) and transforms all rows;
+  `kf.split` gets the raw rows (the same folds). When only the loop read the all-rows
+  fit, it moves into the loop; otherwise it stays for the code that reads it, and the
+  loop reads a fitted copy (`clone(scaler)`) under new names, with what the step
+  transformed in between (`test_s = scaler.transform(test)`) transformed again. Safe:
+  code outside the loop runs as before.
+- A step fitted in a statement of its own (`scaler.fit(X)`, or
+  `scaler = StandardScaler().fit(X)`) and transformed in the next one that reads it
+  (`X_s = scaler.transform(X)`) is fixed as `X_s = scaler.fit_transform(X)` would be;
+  the all-rows fit stays for what later code reads of it.
 No fix for a step inside a helper, or inputs that change between.
 
 ## Known limitations

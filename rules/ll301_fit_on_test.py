@@ -56,7 +56,13 @@ fitted on the training side earlier (a `step.fit(X_test)` statement goes). When 
 sides were fitted by constructors written the same way
 (`StandardScaler().fit_transform(...)` twice), the step is built once, fitted on the
 training side and applied to the held-out side. Safe: the held-out rows are transformed
-with what the training rows taught. No fix when no step was fitted on the training side.
+with what the training rows taught. The same name built again before the refit
+(`scaler = StandardScaler()` a second time) keeps its training fit: the new build goes
+(safe). A step of its own built the same way for the held-out rows (`scaler_test =
+MinMaxScaler()` beside `scaler_train = MinMaxScaler()`) becomes the training one
+(`scaler_test = scaler_train`); unsafe, as later code that reads it (an
+`inverse_transform`) now reads the training fit. No fix when no step was fitted on the
+training side.
 
 ## Known limitations
 The held-out side is known from a split in the same file, or, for rows loaded on their
