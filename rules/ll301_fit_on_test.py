@@ -136,7 +136,7 @@ def _fitted_with_held_out(ctx) -> list:
         event = ctx.facts.learns[fact.learn]
         if fact.via != "applied" or event.before_split or not _learned_step(event, ctx) or event.id in hits:
             continue
-        if not _reaches_a_model(event, ctx.facts.splits[fact.split], False):
+        if not _reaches_a_model(event, ctx.facts.splits[fact.split], False, ctx.facts):
             continue
         split = ctx.facts.splits[fact.split]
         if not _scored_later(event, split, ctx.facts):
@@ -152,16 +152,19 @@ def _fitted_with_held_out(ctx) -> list:
     return list(hits.values())
 
 
-def _reaches_a_model(event, split, by_hand: bool) -> bool:
+def _reaches_a_model(event, split, by_hand: bool, facts) -> bool:
     """What it learned reaches what a model is fitted or scored on through the split's rows
     (or it is that model). A statistic of the test rows that only feeds a metric or a log
-    line is a measurement; where no model uses the split's rows in this file, a fitted
-    step whose output replaced the held-out rows still counts (the model is elsewhere),
-    a statistic by hand or a copy kept for a chart does not."""
+    line is a measurement, and so is one that only shapes inputs a model predicts for a
+    chart (a decision-boundary grid from the test rows' range); where no model uses the
+    split's rows in this file, a fitted step whose output replaced the held-out rows still
+    counts (the model is elsewhere), a statistic by hand or a copy kept for a chart does not."""
     if event.kind == "fit" and event.has_labels:
         return True
     if split.use == "evaluation":
-        return event.id in split.reached
+        return event.id in split.reached and (not by_hand or any(
+            event.id in t.features for t in facts.trainings) or any(
+            ev.scored and event.id in ev.learned for ev in facts.evaluations))
     return not by_hand and event.overwrites
 
 
@@ -209,7 +212,7 @@ def check(ctx):
         if any(r.side is None or not r.side.held_out for r in event.rows):
             continue
         split = ctx.facts.splits.get(event.held_out_sides[0].split)
-        if split is not None and not _reaches_a_model(event, split, by_hand):
+        if split is not None and not _reaches_a_model(event, split, by_hand, ctx.facts):
             continue
         if (split is not None and split.kind == "slice" and event.kind == "fit" and event.has_labels
                 and not _scored_on_held_out(split, ctx.facts)):

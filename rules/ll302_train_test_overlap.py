@@ -142,6 +142,8 @@ def _resubstitution(ctx, reported) -> list:
                 split.data == evaluation.data and r.side.split == split.id
                 for r in event.rows if r.side is not None for split in [facts.splits[r.side.split]]
             ):
+                if evaluation.label == "train":
+                    continue  # the code calls it a training score: a diagnostic
                 what = f"all rows, including the training rows it was fitted on ({event.data}, {ctx.where(event.span)})"
             else:
                 continue

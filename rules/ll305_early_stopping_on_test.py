@@ -115,7 +115,7 @@ def check(ctx):
         watched = frozenset(
             r for r in stop.rows - event.rows if r.side is None or facts.splits[r.side.split].kind != "folds"
         )
-        scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched]
+        scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched and _after(ev.span, stop.since)]
         if not watched or not scored:
             continue
         ev = scored[0]
@@ -128,6 +128,11 @@ def check(ctx):
         procedure = combined(combined(_procedure(event, watched, facts), model_pieces(event)), metric_pieces(ev))
         hits.append(Hit(event.reported, message, related, procedure, {"learn": event.id, "watched": watched}))
     return hits
+
+
+def _after(span, since) -> bool:
+    """A score at ``span`` is of the reloaded checkpoint (always, when none was reloaded)."""
+    return since is None or (span.path is None and (span.line, span.column) > (since.line, since.column))
 
 
 def _procedure(event, watched, facts) -> dict:

@@ -527,15 +527,13 @@ class CallsMixin:
             return Estimator(qualname, node)
         if key in lib.CHECKPOINT_LOADERS and self._checkpointed:
             # load_model("best.keras") after a fit saving its best epoch: that fit's model
-            return Estimator(qualname, node, fits=self._reload_checkpoints())
+            return Estimator(qualname, node, fits=self._reload_checkpoints(node))
         if root in ("logging", "mlflow", "wandb") and (name in lib.REPORT_METHODS or name.startswith("log")):
             self._report(args + list(kwargs.values()), node, "logged")
         if key == ("pandas", "merge_asof") and args:
             return self._merge_asof(node, args, kwargs)
         if key == ("pandas", "merge") and len(args) > 1:
-            merged = self._merge(as_data(args[0]), as_data(args[1]), args + list(kwargs.values()), node)
-            if merged is not None:
-                return merged
+            return self._merge(as_data(args[0]), as_data(args[1]), args + list(kwargs.values()), node)
         if root == "numpy" and name == "unique" and args:
             return replace(as_data(args[0]), distinct=True, column=None)
         if root == "mlflow" and name in ("log_metric", "log_metrics"):
@@ -603,11 +601,10 @@ class CallsMixin:
         )
         return replace(merged, learned=merged.learned | {ahead})
 
-    def _merge(self, left: Data, right: Data, inputs, node) -> Optional[Data]:
+    def _merge(self, left: Data, right: Data, inputs, node) -> Data:
         """``left.merge(right, ...)`` / ``pd.merge(left, right, ...)``. A many-to-one merge onto
         an entity's table shows the many side has several rows per entity. A lookup table of
-        one row per key brings no rows: the result is the left frame's rows (None: merge as
-        any derivation)."""
+        one row per key brings no rows: the result is the left frame's rows."""
         on = keyword_node(node, "on") or keyword_node(node, "left_on")
         names = [const_str(on)] if const_str(on) else [const_str(e) for e in getattr(on, "elts", [])]
         entities = [n for n in names if entity_column(n)]
@@ -617,9 +614,10 @@ class CallsMixin:
             self._entity_repeats(left.rows, entities[0], node, f"a many-to-one merge on {entities[0]!r}")
         elif entities and validate in ("1:m", "one_to_many"):
             self._entity_repeats(right.rows, entities[0], node, f"a one-to-many merge on {entities[0]!r}")
-        if right.distinct:
-            return replace(self.derive(inputs, node), rows=left.rows)
-        return None
+        merged = self.derive(inputs, node)
+        # each side's columns keep what lived only in them (a binned column, a scaled one)
+        merged = replace(merged, by_column=left.by_column + right.by_column)
+        return replace(merged, rows=left.rows) if right.distinct else merged
 
     def _held_data(self, value) -> Data:
         """The rows an object holds: a Dataset subclass of the file keeps them in attributes."""
@@ -634,9 +632,12 @@ class CallsMixin:
         if parsed is None or (isinstance(parsed, ast.Constant) and not parsed.value):
             return Data(rows=self.fresh_rows())
         mark = TimeMark(node.lineno, f"dates parsed by pd.{name}(parse_dates=...)", date=True, path=_path_of(node))
-        columns = [c for c in map(const_str, getattr(parsed, "elts", [])) if c]
+        # columns by name; by position (``parse_dates=[3]``) a column too, whose name is not known
+        def named(e):
+            return const_str(e) or f"<column {ast.unparse(e)}>"
+        columns = [named(e) for e in getattr(parsed, "elts", [])]
         index = keyword_node(node, "index_col")
-        index_names = {const_str(index)} | {const_str(e) for e in getattr(index, "elts", [])}
+        index_names = {named(e) for e in getattr(index, "elts", [index] if index is not None else [])}
         if index is not None and (isinstance(parsed, ast.Constant) or not columns or index_names & set(columns)):
             index_mark = TimeMark(node.lineno, f"a datetime index parsed by pd.{name}(parse_dates=..., index_col=...)", path=_path_of(node))
             return Data(rows=self.fresh_rows(), time=index_mark)
@@ -789,7 +790,7 @@ class CallsMixin:
         if method in ("set_params", "set_output"):
             return est
         if method == "load_weights":
-            self._reload_checkpoints(est.fits)
+            self._reload_checkpoints(node, est.fits)
             return est
         if method in lib.SCORE_ATTRIBUTES:
             self._inspected.extend(est.fits)
@@ -865,9 +866,7 @@ class CallsMixin:
         if method in ("unique", "drop_duplicates") and (method == "unique" or args or "subset" in kwargs):
             return replace(self.derive([data] + args, node), distinct=True)
         if method == "merge" and args:
-            merged = self._merge(data, as_data(args[0]), [data] + args + list(kwargs.values()), node)
-            if merged is not None:
-                return merged
+            return self._merge(data, as_data(args[0]), [data] + args + list(kwargs.values()), node)
         if method == "assign":  # pd.read_csv(path).assign(subject=sid) in a loop over files
             for key in kwargs:
                 self._tagged_per_file(data.rows, key)

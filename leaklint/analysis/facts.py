@@ -180,6 +180,8 @@ class EarlyStop:
     fit: int  # the LearnEvent of the fit
     rows: frozenset  # the rows of the eval set / validation data
     how: str  # "early stopping on eval_set", ...
+    # where a checkpoint of the best epoch was loaded back: only scores after it are of that epoch
+    since: Optional[Span] = None
 
 
 @dataclass(frozen=True)

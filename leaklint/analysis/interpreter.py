@@ -485,6 +485,8 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def assign(self, target, value: Value, scope: Scope, source=None) -> None:
         if isinstance(target, ast.Name):
+            if isinstance(value, Data) and value.scores and "train" in target.id.lower():
+                self._note_score_label([replace(value, texts=frozenset({target.id}))])  # training_accuracy = ...
             self.bind(target.id, value, scope)
         elif isinstance(target, (ast.Tuple, ast.List)):
             self._unpack(target.elts, value, scope, source)

@@ -234,6 +234,13 @@ GROUP_SPLITTERS = keys(
 EVAL_KEYWORDS = ("eval_set", "validation_data", "evals", "valid_sets", "eval_X")
 # Callbacks that keep the epoch that scored best on the watched rows, with the keyword
 # that must be true for them to do so.
+# clusterings: their assignment of rows, used as labels, defines the task rather than leaking
+CLUSTERERS = keys(
+    "sklearn.cluster.KMeans", "sklearn.cluster.MiniBatchKMeans", "sklearn.cluster.DBSCAN", "sklearn.cluster.HDBSCAN",
+    "sklearn.cluster.AgglomerativeClustering", "sklearn.cluster.SpectralClustering", "sklearn.cluster.Birch",
+    "sklearn.cluster.MeanShift", "sklearn.cluster.OPTICS", "sklearn.cluster.AffinityPropagation",
+    "sklearn.mixture.GaussianMixture", "sklearn.mixture.BayesianGaussianMixture",
+)
 BEST_KEEPING_CALLBACKS = {
     ("keras", "EarlyStopping"): "restore_best_weights",
     ("tensorflow", "EarlyStopping"): "restore_best_weights",

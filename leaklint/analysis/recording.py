@@ -319,10 +319,16 @@ class RecordingMixin:
         self.facts.splits[split.id] = split
         return split
 
-    def _split_inputs(self, split, values) -> None:
-        for value in values:
+    def _split_inputs(self, split, values, labels=None) -> None:
+        """``labels``: the value given as the labels (y), when one is."""
+        for value in [*values, *([labels] if labels is not None else [])]:
             data = as_data(value)
-            for learn_id in data.learned:
+            learned = data.learned
+            if value is labels and any(lib.lib_key(self.facts.learns[i].qualname) in lib.CLUSTERERS for i in learned):
+                # labels made by a clustering (and what it clustered): they define the task, and
+                # the same assignment labels both sides; nothing learned reaches the inputs
+                continue
+            for learn_id in learned:
                 learned_rows = self.facts.learns[learn_id].rows
                 if saw_held_out(learned_rows, split):
                     self._contaminate(learn_id, split.id, "output")
@@ -348,7 +354,7 @@ class RecordingMixin:
         split = self._new_split(
             "split", qualname, node, data, node.args[0] if node.args else None, shuffled, span_of(node), procedure, labels
         )
-        self._split_inputs(split, arrays)
+        self._split_inputs(split, arrays[:1] + arrays[2:], arrays[1] if len(arrays) > 1 else None)
         split.handed_out = True
         outs = []
         for array in arrays:
@@ -416,7 +422,7 @@ class RecordingMixin:
         if isinstance(est, Estimator) and lib.lib_key(est.qualname) in lib.SEARCH_CLASSES and est.node is not None:
             self.facts.nested.add(span_of(est.node))  # a search cross-validated whole: nested CV
         split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
-        self._split_inputs(split, [x_val, y_val])
+        self._split_inputs(split, [x_val], y_val)
         return Data(learned=as_data(x_val).learned)
 
     def _search(self, est: Estimator, data: Data, y_data, node, scope, fit_id: int) -> None:
@@ -433,7 +439,7 @@ class RecordingMixin:
         whole = merge_data([data, y_data])
         x_node = node.args[0] if node.args else None
         split = self._new_split("cv", est.qualname, node, whole, x_node, shuffled, shuffle_span, procedure, labels)
-        self._split_inputs(split, [data, y_data])
+        self._split_inputs(split, [data], y_data)
         if est.qualname.rsplit(".", 1)[-1] != "RFECV":  # RFECV's folds choose the features it keeps
             split.search = fit_id
 
@@ -450,7 +456,7 @@ class RecordingMixin:
             span_of(splitter.node) if splitter.node is not None else None,
             {"cv": splitter.spec, "origins": {"split": span_of(splitter.node if splitter.node is not None else node)}},
         )
-        self._split_inputs(split, [x_val] + list(args[1:2]))
+        self._split_inputs(split, [x_val], args[1] if len(args) > 1 else None)
         if len(args) > 1:
             self._note_labels(args[1])
         return Folds(split.id)
@@ -471,11 +477,18 @@ class RecordingMixin:
         for root in {r.root for r in rows}:
             self.facts.repeats.setdefault(root, Repeats(column, span_of(node), reason))
 
-    def _reload_checkpoints(self, fits=None) -> frozenset:
-        """``load_model("best.keras")`` / ``model.load_weights(path)``: the best epoch a
-        ModelCheckpoint kept (of the fits given, or of any) is now the model."""
-        reloaded = [s for s in self._checkpointed if fits is None or s.fit in fits]
+    def _reload_checkpoints(self, node, fits=None) -> frozenset:
+        """``model.load_weights(path)``: the best epoch a ModelCheckpoint of that model's fits
+        kept is now the model, from here on. ``load_model(path)`` (``fits`` None): the file of
+        the latest fit whose checkpoint no earlier load took (the path is rarely a literal)."""
+        if fits is not None:
+            reloaded = [s for s in self._checkpointed if s.fit in fits]
+        else:
+            taken = {s.fit for s in self.facts.early_stops if s.since is not None}
+            waiting = [s for s in self._checkpointed if s.fit not in taken] or self._checkpointed
+            reloaded = waiting[-1:]
         for stop in reloaded:
+            stop = replace(stop, since=span_of(node))
             if stop not in self.facts.early_stops:
                 self.facts.early_stops.append(stop)
         return frozenset(s.fit for s in reloaded)
