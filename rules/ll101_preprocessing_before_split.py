@@ -87,7 +87,10 @@ Only fits whose data flows, in this file, into a later split, cross-validation o
 the sides of a split are reported; a fit on the training side followed by a
 cross-validation of that same training side is not (the outer test set stays
 clean). Vocabulary-only encoders (OneHotEncoder, OrdinalEncoder, LabelEncoder) and
-stateless transformers (Normalizer, PolynomialFeatures) are not in the catalog.
+stateless transformers (Normalizer, PolynomialFeatures) are not in the catalog. A
+clustering fitted on all rows whose assignment becomes the labels (customer segments a
+classifier then learns to reproduce), and the steps that fed it, define the task: they
+are not reported through those labels.
 
 ## References
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.

@@ -70,7 +70,10 @@ other way.
 ## Known limitations
 The scored model must be the fitted object itself, or a best checkpoint reloaded with
 `load_model(...)` / `model.load_weights(...)`; until it is reloaded, the model in memory is
-the last epoch and a `ModelCheckpoint(save_best_only=True)` alone is silent. A fit inside
+the last epoch and a `ModelCheckpoint(save_best_only=True)` alone is silent. Only scores
+after the reload count; `model.load_weights(...)` reloads that model's checkpoint, and
+`load_model(path)` the latest checkpoint no earlier load took (its path is rarely a
+literal the analysis can match). A fit inside
 a tuning objective (`def objective(trial)`, a function handed to `study.optimize`) only
 ranks trials and is silent, as is one in a function nothing in the file calls. Watching the test rows without early stopping
 (learning curves only) is silent, and so is Keras `EarlyStopping` without

@@ -771,3 +771,8 @@ def test_no_twin_when_the_copy_is_built_otherwise():
     source = REFITTED.format(steps="scaler_train = MinMaxScaler()\nscaler_test = MinMaxScaler(feature_range=(-1, 1))\n"
                              "X_train = scaler_train.fit_transform(X_train)\nX_test = scaler_test.fit_transform(X_test)\n")
     assert _only_fix("a.py", source.encode()) is None
+
+
+def test_no_fold_fix_when_the_loop_binds_the_steps_output_again():
+    source = FOLDS.replace("    model = LogisticRegression()", "    X_s = X_s[:, :3]\n    model = LogisticRegression()")
+    assert _only_fix("a.py", source.encode()) is None

@@ -364,6 +364,8 @@ def _into_folds(step: Step, splits: list, t: Tree) -> Fix:
     fitter, imported = _fold_copy(step, kept, t)
     for loop, train, calls in ordered:
         _steady_in_loop(step, loop, t)
+        if any(t.written(name, loop.lineno - 1, loop.end_lineno + 1) for name in [out, *derived]):
+            raise NoFix  # the loop binds the output again itself
         reads = [n for n in ast.walk(loop) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
         for call in calls:
             for arg in call.args:
