@@ -776,3 +776,14 @@ def test_no_twin_when_the_copy_is_built_otherwise():
 def test_no_fold_fix_when_the_loop_binds_the_steps_output_again():
     source = FOLDS.replace("    model = LogisticRegression()", "    X_s = X_s[:, :3]\n    model = LogisticRegression()")
     assert _only_fix("a.py", source.encode()) is None
+
+
+@pytest.mark.parametrize("made", [
+    "np.log1p(pd.DataFrame(rng.normal(size=(150, 4)), columns=list('abcd')))",  # a ufunc keeps a table a table
+    "pd.DataFrame(rng.normal(size=(150, 4)), columns=list('abcd')).groupby('a').transform('mean')",  # pandas'
+])
+def test_fold_fix_does_not_take_a_table_for_an_array(made):
+    source = FOLDS.replace("X = pd.DataFrame(rng.normal(size=(150, 4)) * [1, 5, 20, 100], columns=list('abcd'))",
+                           f"X = {made}")
+    assert made in source
+    assert _only_fix("a.py", source.encode()) is None

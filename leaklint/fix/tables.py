@@ -19,10 +19,17 @@ PANDAS_MAKERS = frozenset({
 KEEP_KIND = frozenset({
     "drop", "copy", "fillna", "dropna", "reset_index", "select_dtypes", "astype", "assign", "rename", "replace",
     "sort_values", "sort_index", "merge", "join", "query", "head", "tail", "sample", "interpolate", "clip", "abs",
-    "round", "filter", "reindex", "to_frame", "set_index", "drop_duplicates", "ffill", "bfill", "reshape",
+    "round", "filter", "reindex", "to_frame", "set_index", "drop_duplicates", "ffill", "bfill", "reshape", "pop",
 })
 # methods that return an array (a scikit-learn transformer's output, or a row-indexable sparse matrix)
 MAKE_ARRAY = frozenset({"fit_transform", "transform", "toarray", "todense", "to_numpy"})
+# numpy functions that build an array whatever they are given (a ufunc keeps a table a table)
+NUMPY_MAKERS = frozenset({
+    "array", "asarray", "vstack", "hstack", "stack", "concatenate", "column_stack", "zeros", "ones", "empty",
+    "arange", "load", "loadtxt", "genfromtxt",
+})
+# calls whose ``transform`` is pandas' (a group's statistic per row), not a step's
+PANDAS_GROUPINGS = frozenset({"groupby", "rolling", "expanding", "ewm", "resample"})
 
 
 def rows_at(node, index: str, t: Tree, text: Optional[str] = None) -> str:
@@ -72,21 +79,19 @@ def _call_kind(call: ast.Call, t: Tree, depth: int) -> Optional[str]:
     func = call.func
     if isinstance(func, ast.Name):
         module = t.imported_from(func.id)
-        if module == "pandas" and name in PANDAS_MAKERS:
-            return FRAME
-        return ARRAY if module == "numpy" else None
-    if not isinstance(func, ast.Attribute):
-        return None
-    if isinstance(func.value, ast.Name):
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         module = t.module_of(func.value.id)
-        if module == "pandas":
-            return FRAME if name in PANDAS_MAKERS else None
-        if module == "numpy":
-            return ARRAY
-        if module is not None:
-            return None
+    else:
+        return None
+    if module == "pandas":
+        return FRAME if name in PANDAS_MAKERS else None
+    if module == "numpy":
+        return ARRAY if name in NUMPY_MAKERS else None
+    if module is not None or isinstance(func, ast.Name):
+        return None
     if name in MAKE_ARRAY:
-        return ARRAY
+        grouped = any(isinstance(n, ast.Call) and call_name(n) in PANDAS_GROUPINGS for n in ast.walk(func.value))
+        return None if grouped else ARRAY
     return kind_of(func.value, t, depth + 1) if name in KEEP_KIND else None
 
 
