@@ -49,20 +49,29 @@ def split_statement(call: ast.Call, t: Tree):
     return stmt, call, [e.id for e in target.elts]
 
 
-def search_constructor(name: str, use, t: Tree) -> Optional[ast.Call]:
-    """``name = GridSearchCV(...)``: the last binding of ``name`` before the node ``use``,
-    when it is a plain assignment that surely reaches it (a statement of a block that holds
-    ``use`` further down, in the same scope)."""
+def constructor(name: str, use, t: Tree) -> Optional[ast.Call]:
+    """The call in ``name = Step(...)``, when that plain assignment is the last binding of
+    ``name`` before the node ``use`` (in its scope)."""
     last = t.binding(name, use)
     stmt = t.parent.get(last)
-    if not (isinstance(last, ast.Name) and isinstance(stmt, ast.Assign) and stmt.targets == [last]
-            and isinstance(stmt.value, ast.Call) and call_name(stmt.value).endswith("SearchCV")):
+    if isinstance(last, ast.Name) and isinstance(stmt, ast.Assign) and stmt.targets == [last] \
+            and isinstance(stmt.value, ast.Call):
+        return stmt.value
+    return None
+
+
+def search_constructor(name: str, use, t: Tree) -> Optional[ast.Call]:
+    """``name = GridSearchCV(...)``: the constructor of ``name`` before the node ``use``,
+    when it surely reaches it (a statement of a block that holds ``use`` further down)."""
+    built = constructor(name, use, t)
+    if built is None or not call_name(built).endswith("SearchCV"):
         return None
+    stmt = t.parent.get(built)
     items, index = t.block(stmt)
     node = use
     while node is not None and not any(item is node for item in items[index + 1:]):
         node = t.parent.get(node)
-    return stmt.value if node is not None else None
+    return built if node is not None else None
 
 
 def split_function(anchor, t: Tree) -> tuple:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..findings import Fix, Op
-from .common import SAFE, SELECTION, UNSAFE, fact, search_constructor, split_call, split_function
+from .common import SAFE, SELECTION, UNSAFE, constructor, fact, search_constructor, split_call, split_function
 from .tree import NoFix, Tree, argument, call_name, snake
 
 
@@ -40,7 +40,7 @@ def refit_fix(hit, facts, t: Tree) -> Fix:
             ops += [t.op("delete", stmt) for stmt in _fresh_copies(recv.id, trained, call, t)]
             return Fix(SAFE, f"Use {recv.id} as fitted on the training side: transform the held-out rows", tuple(ops))
         # its own copy, built the same way: the copy fitted on the training side takes its place
-        ops.append(t.replace(_constructor(recv.id, call, t), twin))
+        ops.append(t.replace(constructor(recv.id, call, t), twin))
         return Fix(UNSAFE, f"Use {twin}, built the same way and fitted on the training side: transform the "
                    "held-out rows with it", tuple(ops))
     if method != "fit_transform":
@@ -87,7 +87,7 @@ def _fresh_copies(name: str, twin, call, t: Tree):
     """The statements between the training fit ``twin`` and the refit ``call`` that bind
     ``name`` to a new step built as before (``scaler = StandardScaler()`` again), when nothing
     else writes it and nothing reads it from there to the refit; None otherwise."""
-    first = _constructor(name, twin, t)
+    first = constructor(name, twin, t)
     copies = []
     for node in t.names.get(name, ()):
         if not twin.lineno < getattr(node, "lineno", 0) < call.lineno:
@@ -107,21 +107,11 @@ def _fresh_copies(name: str, twin, call, t: Tree):
 FIT_METHODS = frozenset({"fit", "fit_transform"})
 
 
-def _constructor(name: str, use, t: Tree):
-    """The call ``name = Step(...)`` that last bound ``name`` before ``use``, when it is one."""
-    last = t.binding(name, use)
-    stmt = t.parent.get(last)
-    if isinstance(last, ast.Name) and isinstance(stmt, ast.Assign) and stmt.targets == [last] \
-            and isinstance(stmt.value, ast.Call):
-        return stmt.value
-    return None
-
-
 def _built_alike(other: str, name: str, twin, call, t: Tree) -> bool:
     """``name`` is a step built as ``other`` was (``scaler_test = MinMaxScaler()`` beside
     ``scaler_train = MinMaxScaler()``), read nowhere before its refit, and ``other`` keeps its
     training fit until then."""
-    mine, theirs = _constructor(name, call, t), _constructor(other, twin, t)
+    mine, theirs = constructor(name, call, t), constructor(other, twin, t)
     if mine is None or theirs is None or t.source(mine) != t.source(theirs):
         return False
     built = t.statement(mine)
