@@ -787,3 +787,11 @@ def test_fold_fix_does_not_take_a_table_for_an_array(made):
                            f"X = {made}")
     assert made in source
     assert _only_fix("a.py", source.encode()) is None
+
+
+def test_fold_fix_follows_a_chain_of_table_methods():
+    source = FOLDS.replace("X = pd.DataFrame(rng.normal(size=(150, 4)) * [1, 5, 20, 100], columns=list('abcd'))",
+                           "X = pd.DataFrame(rng.normal(size=(150, 5)), columns=list('abcde')).drop(columns='e').fillna(0)")
+    assert "drop(columns='e')" in source
+    fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
+    assert "fold_scaler = clone(scaler).fit(X.iloc[tr])" in fixed

@@ -438,7 +438,7 @@ def _fold_loop(call, t: Tree) -> tuple:
     iterable, wrapped = call, False
     loop = t.parent.get(call)
     while isinstance(loop, ast.Call) and loop.args and loop.args[0] is iterable and (
-            call_name(loop) == "enumerate" or lib_key(_qualname(loop.func, t)) in PROGRESS_BARS):
+            call_name(loop) == "enumerate" or lib_key(f"{t.origin(loop.func)}.{call_name(loop)}") in PROGRESS_BARS):
         wrapped = wrapped or call_name(loop) == "enumerate"
         iterable, loop = loop, t.parent.get(loop)
     if not (isinstance(loop, ast.For) and loop.iter is iterable and call_name(call) == "split"):
@@ -451,15 +451,6 @@ def _fold_loop(call, t: Tree) -> tuple:
     if not (isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name)):
         raise NoFix
     return loop, target.elts[0].id
-
-
-def _qualname(func, t: Tree) -> str:
-    """``tqdm.tqdm`` for ``tqdm`` imported from its module, or for ``tqdm.tqdm`` itself."""
-    if isinstance(func, ast.Name):
-        return f"{t.imported_from(func.id)}.{func.id}"
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        return f"{t.module_of(func.value.id)}.{func.attr}"
-    return ""
 
 
 REFITS = frozenset({"fit", "fit_transform", "fit_resample", "set_params", "get_params"})

@@ -77,17 +77,12 @@ def kind_of(node, t: Tree, depth: int = 0) -> Optional[str]:
 def _call_kind(call: ast.Call, t: Tree, depth: int) -> Optional[str]:
     name = call_name(call)
     func = call.func
-    if isinstance(func, ast.Name):
-        module = t.imported_from(func.id)
-    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        module = t.module_of(func.value.id)
-    else:
-        return None
+    module = t.origin(func)
     if module == "pandas":
         return FRAME if name in PANDAS_MAKERS else None
     if module == "numpy":
         return ARRAY if name in NUMPY_MAKERS else None
-    if module is not None or isinstance(func, ast.Name):
+    if module is not None or not isinstance(func, ast.Attribute):
         return None
     if name in MAKE_ARRAY:
         grouped = any(isinstance(n, ast.Call) and call_name(n) in PANDAS_GROUPINGS for n in ast.walk(func.value))
@@ -101,10 +96,7 @@ def _unpacked_kind(name, target: ast.Tuple, value, t: Tree, depth: int) -> Optio
     if not isinstance(value, ast.Call) or not all(isinstance(e, ast.Name) for e in target.elts):
         return None
     position = next(i for i, e in enumerate(target.elts) if e is name)
-    func = value.func
-    module = t.imported_from(func.id) if isinstance(func, ast.Name) else (
-        t.module_of(func.value.id) if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None)
-    if module == "sklearn.datasets" and not any(k.arg == "as_frame" for k in value.keywords):
+    if t.origin(value.func) == "sklearn.datasets" and not any(k.arg == "as_frame" for k in value.keywords):
         return ARRAY
     if call_name(value) == "train_test_split" and len(target.elts) == 2 * len(value.args) and not any(
             isinstance(a, ast.Starred) for a in value.args):

@@ -218,6 +218,15 @@ class Tree:
             return None
         return next((n.name for n in nodes if isinstance(n, ast.alias)), None)
 
+    def origin(self, func) -> Optional[str]:
+        """The module a called function comes from: ``read_csv`` imported from pandas, or
+        ``pd.read_csv``; None for anything else (a method of a value)."""
+        if isinstance(func, ast.Name):
+            return self.imported_from(func.id)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            return self.module_of(func.value.id)
+        return None
+
     def bound(self, name: str) -> bool:
         return name in self.names
 
