@@ -736,6 +736,53 @@ def test_no_fold_fix_when_code_before_the_loop_changes_the_steps_output():
     assert _only_fix("a.py", source.encode()) is None
 
 
+POSITIONAL = (
+    "import numpy as np\nfrom sklearn.linear_model import LinearRegression\nfrom sklearn.preprocessing import MinMaxScaler\n\n"
+    "rng = np.random.default_rng(5)\n"
+    "prices = (rng.normal(size=300).cumsum() + 100).reshape(-1, 1)\n"
+    "scaler = MinMaxScaler(feature_range=(0, 1))\n"
+    "scaled = scaler.fit_transform(prices)\n"
+    "n_train = int(len(scaled) * 0.8)\n"
+    "train, test = scaled[0:n_train, :], scaled[n_train - 1:, :]\n"
+    "model = LinearRegression().fit(train[:-1], train[1:, 0])\n"
+    "print(model.score(test[:-1], test[1:, 0]))\n"
+)
+
+
+def test_a_step_before_a_split_by_position_learns_from_the_training_slice(tmp_path):
+    fix = _only_fix("a.py", POSITIONAL.encode())
+    assert fix.applicability == "safe"
+    fixed = fixed_bytes("a.py", POSITIONAL.encode(), fix.ops).decode()
+    # the bound, computed after the step, is computed before it (the input has the output's length)
+    assert "n_train = int(len(prices) * 0.8)\nscaled = scaler.fit(prices[0:n_train]).transform(prices)\n" in fixed
+    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
+    script = tmp_path / "a.py"
+    script.write_text(fixed + (
+        "assert np.allclose(scaler.data_max_, prices[:240].max(axis=0)) and n_train == 240\n"
+        "assert np.allclose(scaled, (prices - prices[:240].min()) / (prices[:240].max() - prices[:240].min()))\n"
+    ), encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("change", [
+    # windows built from the output are sliced, not its rows: their positions are not the rows'
+    ("train, test = scaled[0:n_train, :], scaled[n_train - 1:, :]\n",
+     "windows = np.stack([scaled[i:i + 5, 0] for i in range(len(scaled) - 5)])\n"
+     "train, test = windows[0:n_train, :], windows[n_train - 1:, :]\n"),
+    # the bound's name held another value that is read before it is bound again
+    ("n_train = int(len(scaled) * 0.8)\n", "print(n_train)\nn_train = int(len(scaled) * 0.8)\n"),
+    # the bound reads the output's values, not only its length
+    ("int(len(scaled) * 0.8)", "int(np.argmax(scaled))"),
+])
+def test_no_positional_fix_when_the_bound_or_the_rows_would_mean_something_else(change):
+    old, new = change
+    source = POSITIONAL.replace(old, new, 1)
+    assert source != POSITIONAL
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL101"]
+    assert findings and all(f.fix is None for f in findings)
+
+
 REFITTED = (
     "import numpy as np\nfrom sklearn.linear_model import LogisticRegression\n"
     "from sklearn.model_selection import train_test_split\nfrom sklearn.preprocessing import MinMaxScaler\n\n"

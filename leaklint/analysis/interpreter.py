@@ -22,7 +22,7 @@ from .facts import Facts
 from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
-from .slices import assigned_names, positional_sides
+from .slices import pair_slices
 from .specs import Mapping, Opaque, literal_of, opaque_text
 from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, tuning_objective
 from .values import (
@@ -95,15 +95,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         module = Scope()
         self._module = module
         if head_slices:
-            subscripts, loop_names, assigns = [], set(), []
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple)):
-                    subscripts.append(node)
-                elif isinstance(node, ast.Assign):
-                    assigns.append(node)
-                elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                    loop_names.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
-            self._slices = positional_sides(subscripts, frozenset(loop_names), assigned_names(assigns))
+            self._slices = pair_slices(tree)
         self.exec_block(tree.body, module)
         for value in module.env.values():  # (another module may import these names)
             self.facts.kept_sides |= _split_sides(value)

@@ -14,7 +14,7 @@ import re
 _WRAPPERS = {"int", "len", "round", "math", "np", "floor", "ceil"}
 
 
-def _bound(node) -> str:
+def bound_of(node) -> str:
     """The cut point of a slice, by the variables it is computed from.
 
     ``data[:int(n)]`` and ``data[n - 60:]`` (a look-back window) cut at ``n``; a bound
@@ -35,7 +35,7 @@ def _bound(node) -> str:
         return "?"
 
 
-def _row_slice(subscript: ast.Subscript):
+def row_slice(subscript: ast.Subscript):
     key = subscript.slice
     if isinstance(key, ast.Tuple) and key.elts:
         key = key.elts[0]
@@ -87,15 +87,15 @@ def positional_sides(subscripts, loop_names=frozenset(), names=None) -> dict:
     """
     heads, tails = {}, {}
     for node in subscripts:
-        cut = _row_slice(node)
+        cut = row_slice(node)
         if cut is None or any(
             isinstance(n, ast.Name) and n.id in loop_names for part in (cut.lower, cut.upper) if part for n in ast.walk(part)
         ):
             continue
-        lower, upper = _bound(cut.lower), _bound(cut.upper)
+        lower, upper = bound_of(cut.lower), bound_of(cut.upper)
         if "<label>" in (lower, upper):
             # label cuts pair by the frame they cut, since the two labels differ
-            base = _bound(node.value) if not isinstance(node.value, ast.Name) else node.value.id
+            base = bound_of(node.value) if not isinstance(node.value, ast.Name) else node.value.id
             lower = f"{base}@{lower}" if lower else ""
             upper = f"{base}@{upper}" if upper else ""
         if upper and lower in ("", "0"):
@@ -110,3 +110,17 @@ def positional_sides(subscripts, loop_names=frozenset(), names=None) -> dict:
         for node in tails[bound]:
             sides[id(node)] = (bound, tail)
     return sides
+
+
+def pair_slices(tree: ast.AST) -> dict:
+    """``positional_sides`` for every slice in ``tree``: loop variables and assigned names
+    read from the tree itself."""
+    subscripts, loop_names, assigns = [], set(), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple)):
+            subscripts.append(node)
+        elif isinstance(node, ast.Assign):
+            assigns.append(node)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            loop_names.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+    return positional_sides(subscripts, frozenset(loop_names), assigned_names(assigns))

@@ -9,6 +9,7 @@ from ..analysis.values import Side
 from ..findings import Fix, Op
 from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, fact, inside,
                      search_constructor, split_call)
+from .positions import fit_on_head
 from .rows import Draw
 from .tables import rows_at
 from .tree import NoFix, Tree, argument, call_name, snake
@@ -79,6 +80,7 @@ class Step:
 
     def __init__(self, event, t: Tree):
         call, out, method = fitted_output(event, t)
+        self.call = call
         self.recv = call.func.value
         if out is not call and out.func.value is not call:
             self.recv = out.func.value  # fitted in a statement of its own: the name it is read by
@@ -126,6 +128,8 @@ def step_fix(hit, facts, t: Tree) -> Fix:
         if len(splits) == 1 and split.kind == "cv" and _handed_to(event, split, t):
             return _inline_pipeline(event, split, t)
         step = Step(event, t)
+        if len(splits) == 1 and split.kind == "slice":
+            return fit_on_head(step, split, t)
         if all(s.kind == "cv" for s in splits):
             return _into_pipeline(step, splits, t)
         if all(s.kind == "folds" for s in splits):
