@@ -617,6 +617,7 @@ def test_a_fix_on_a_timed_line_keeps_the_magic(tmp_path):
 @pytest.mark.parametrize("made, options", [
     ("X_test_s = scaler.transform(X_test)", "random_state=42"),  # followed back to the split
     ("X_test_s = X_all[800:]", "shuffle=False"),  # rows cut by position: the latest part
+    ("X_test_s = scaler.transform(X[df['year'] >= 2015])", "shuffle=False"),  # rows past a cut in a column
 ])
 def test_early_stopping_fix_draws_as_the_watched_rows_were_made(made, options):
     source = (
@@ -634,6 +635,29 @@ def test_early_stopping_fix_draws_as_the_watched_rows_were_made(made, options):
     assert len(findings) == 1 and findings[0].fix is not None
     fixed = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
     assert f"train_test_split(X_train_s, y_train, test_size=0.2, {options})" in fixed
+
+
+@pytest.mark.parametrize("read, fixed", [
+    # time-ordered rows, test rows read from another file: the latest part of the training rows
+    ("pd.read_csv('{}.csv', parse_dates=['date'], index_col='date').sort_index()", "shuffle=False"),
+    # nothing shows how the test rows were drawn, nor an order: no draw is guessed
+    ("pd.read_csv('{}.csv')", None),
+])
+def test_early_stopping_fix_on_test_rows_from_another_file_draws_by_the_rows_order(read, fixed):
+    source = (
+        "import pandas as pd\nfrom xgboost import XGBRegressor\n"
+        f"train = {read.format('train')}\ntest = {read.format('test')}\n"
+        "X_train, y_train = train.drop(columns='t'), train['t']\nX_test, y_test = test.drop(columns='t'), test['t']\n"
+        "model = XGBRegressor(n_estimators=500, early_stopping_rounds=20)\n"
+        "model.fit(X_train, y_train, eval_set=[(X_test, y_test)])\nprint(model.score(X_test, y_test))\n"
+    )
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
+    assert len(findings) == 1
+    if fixed is None:
+        assert findings[0].fix is None
+    else:
+        text = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+        assert f"train_test_split(X_train, y_train, test_size=0.2, {fixed})\n" in text
 
 
 STRATIFIED = (

@@ -240,7 +240,7 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
         raise NoFix
     call = t.call(event.span)
     if call_name(call) == "train":
-        return _native_validation_fix(call, t)
+        return _native_validation_fix(call, event.time is not None, t)
     x_node, y_node = argument(call, 0, "X") or argument(call, 0, "x"), argument(call, 1, "y")
     if call_name(call) != "fit" or not isinstance(x_node, ast.Name) or not isinstance(y_node, ast.Name):
         raise NoFix
@@ -256,7 +256,8 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     if not t.alone(fit_stmt):
         raise NoFix
     training_scores = _training_scores(call, x_train, y_train, fit_stmt, t)
-    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_train, y_train, pairs[0].elts[0].id, call, t)
+    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_train, y_train, pairs[0].elts[0].id, call, t,
+                                                                      event.time is not None)
     ops = [t.op("before", fit_stmt, draw), t.replace(x_node, x_fit), t.replace(y_node, y_fit),
            t.replace(pairs[0].elts[0], x_val), t.replace(pairs[0].elts[1], y_val), *imports]
     ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in ast.walk(watch.value)
@@ -271,7 +272,7 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
 CONTAINERS = {"Dataset": ("data", "label"), "DMatrix": ("data", "label"), "Pool": ("data", "label")}
 
 
-def _native_validation_fix(call, t: Tree) -> Fix:
+def _native_validation_fix(call, ordered: bool, t: Tree) -> Fix:
     """``lgb.train(params, dtrain, valid_sets=[dtest])`` / ``xgb.train(..., evals=[(dtest, "test")])``:
     containers of a validation part of the training rows take the test container's place."""
     train_set = argument(call, 1, "train_set") or argument(call, 1, "dtrain")
@@ -296,7 +297,7 @@ def _native_validation_fix(call, t: Tree) -> Fix:
         if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and isinstance(model, ast.Name) \
                 and isinstance(parent.func.value, ast.Name) and parent.func.value.id == model.id:
             raise NoFix
-    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_node.id, y_node.id, x_test.id, call, t)
+    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_node.id, y_node.id, x_test.id, call, t, ordered)
     fit_set, val_set = t.fresh(train_set.id + "_fit"), t.fresh(train_set.id + "_val")
     reference = {k.value: fit_set for k in test_ctor.keywords if k.arg == "reference"
                  and isinstance(k.value, ast.Name) and k.value.id == train_set.id}
@@ -352,16 +353,28 @@ def _training_scores(fit, x_train: str, y_train: str, fit_stmt, t: Tree) -> list
     return nodes
 
 
-def _validation_part(x_train: str, y_train: str, test_name: str, fit, t: Tree) -> tuple:
+def _validation_part(x_train: str, y_train: str, test_name: str, fit, t: Tree, ordered: bool) -> tuple:
     """((X_fit, X_val, y_fit, y_val) names, the statement drawing them from the training rows
     right before the fit, its import Ops): a fifth of the rows, drawn as the watched test
-    rows ``test_name`` were."""
+    rows ``test_name`` were; the latest fifth when the training rows were shown to be
+    time-ordered (``ordered``) and the code does not show how the test rows were drawn."""
     x_fit, x_val = t.fresh(_stem(x_train) + "_fit"), t.fresh(_stem(x_train) + "_val")
     y_fit, y_val = t.fresh(_stem(y_train) + "_fit"), t.fresh(_stem(y_train) + "_val")
-    options = _draw_options(test_name, fit, t)
+    try:
+        options = _draw_options(test_name, fit, t)
+    except NoFix:
+        if not ordered:
+            raise
+        options = "shuffle=False"
     func, imports = split_function(t.statement(fit), t)
     draw = f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_train}, {y_train}, test_size=0.2, {options})"
     return (x_fit, x_val, y_fit, y_val), draw, imports
+
+
+def _threshold(key) -> bool:
+    """``df[df["date"] >= cut]``: rows on one side of a cut in one column."""
+    return isinstance(key, ast.Compare) and len(key.ops) == 1 and isinstance(
+        key.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and isinstance(key.left, (ast.Subscript, ast.Attribute))
 
 
 def _stem(name: str) -> str:
@@ -371,9 +384,10 @@ def _stem(name: str) -> str:
 def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
     """How the validation part is drawn: as the ``train_test_split`` that made the watched
     rows drew them (its random_state, or ``shuffle=False`` for time-ordered rows: the
-    latest part, as for rows sliced by position), followed back through assignments
-    (``X_test_s = scaler.transform(X_test)``); NoFix when they were made some other way
-    (read from another file), since a shuffled draw could then be the wrong one."""
+    latest part, as for rows sliced by position or taken past a cut in a column), followed
+    back through assignments (``X_test_s = scaler.transform(X_test)``); NoFix when they
+    were made some other way (read from another file), since a shuffled draw could then be
+    the wrong one."""
     last = t.binding(test_name, call)
     if not isinstance(last, ast.Name) or depth > 4:
         raise NoFix
@@ -390,8 +404,9 @@ def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
         if isinstance(seed, ast.Constant) and isinstance(seed.value, int):
             return f"random_state={seed.value}"
         return "random_state=0"
-    if any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice) for n in ast.walk(owner.value)):
-        return "shuffle=False"  # rows taken by position (a series cut in time): the latest part
+    if any(isinstance(n, ast.Subscript) and (isinstance(n.slice, ast.Slice) or _threshold(n.slice))
+           for n in ast.walk(owner.value)):
+        return "shuffle=False"  # rows taken by position or past a cut (a series cut in time): the latest part
     found = set()
     for name in {n.id for n in ast.walk(owner.value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}:
         try:
