@@ -68,8 +68,11 @@ training side.
 The held-out side is known from a split in the same file, or, for rows loaded on their
 own, from a model fitted on other rows that is then scored on them (`.score`, or a
 metric of its predictions); unlabelled rows that are only predicted (a competition's
-test file) are not held out. Stateless transformers (PolynomialFeatures,
-FunctionTransformer, Normalizer) and vocabulary-only encoders are not reported.
+test file) are not held out. A model fitted with labels on the held-out side of a split
+(not of a fold) that no model is then scored on (a calibration set, the second level of a
+blend, rows only predicted or plotted) is a second training part and is not reported.
+Stateless transformers (PolynomialFeatures, FunctionTransformer, Normalizer) and
+vocabulary-only encoders are not reported.
 
 ## References
 - The seeds' note on preprocessing inside each fold: "Recalculating the mean or
@@ -123,8 +126,9 @@ def _scored_later(event, split, facts) -> bool:
 
 
 def _scored_on_held_out(split, facts) -> bool:
-    """Some model is scored on the split's held-out side, anywhere in the file."""
-    return any(holds_held_out(evaluation.rows, split.id) for evaluation in facts.evaluations)
+    """Some model is scored on the split's held-out side (a score, not only predictions),
+    anywhere in the file."""
+    return any(evaluation.scored and holds_held_out(evaluation.rows, split.id) for evaluation in facts.evaluations)
 
 
 def _fitted_with_held_out(ctx) -> list:
@@ -214,9 +218,9 @@ def check(ctx):
         split = ctx.facts.splits.get(event.held_out_sides[0].split)
         if split is not None and not _reaches_a_model(event, split, by_hand, ctx.facts):
             continue
-        if (split is not None and split.kind == "slice" and event.kind == "fit" and event.has_labels
+        if (split is not None and event.kind == "fit" and event.has_labels and split.kind != "folds"
                 and not _scored_on_held_out(split, ctx.facts)):
-            continue  # a positional second training part (a calibration set, a blend): nothing is scored on it
+            continue  # a second training part (a calibration set, a blend): nothing is scored on it
         related = ()
         if split is not None:
             related = ((split.span, f"{event.data} is the held-out side of the split at {ctx.where(split.span)}"),)

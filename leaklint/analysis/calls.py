@@ -378,7 +378,10 @@ class CallsMixin:
         args = [mark(self.ev(a, scope), a) for a in node.args]
         kwargs = {}
         for kw in node.keywords:
-            kwargs[kw.arg or "**"] = mark(self.ev(kw.value, scope), kw.value)
+            value = self.ev(kw.value, scope)
+            if kw.arg in lib.RANGE_BOUNDS and isinstance(value, Data):
+                value = self._drop_stats(value)  # statistics bounding a range are not applied to rows
+            kwargs[kw.arg or "**"] = mark(value, kw.value)
         return args, kwargs
 
     # -------------------------------------------------------- local functions
@@ -485,6 +488,8 @@ class CallsMixin:
         if key in lib.TIME_FUNCTIONS or key in self.time_functions:
             reason = lib.TIME_FUNCTIONS.get(key, f"time-ordered data from {name}()")
             data = merge_data(args + list(kwargs.values()))
+            if key in lib.DATE_RANGES:
+                data = self._drop_stats(data)  # (its positional arguments are the bounds too)
             if not data.rows:
                 data = replace(data, rows=self.fresh_rows())
             return replace(data, time=TimeMark(node.lineno, reason, date=key in lib.TIME_FUNCTIONS, path=_path_of(node)))
@@ -563,6 +568,9 @@ class CallsMixin:
         if not data.rows and not data.learned and not data.time and not data.scores:
             return Data(rows=self.fresh_rows(), made_by=made_by)
         derived = replace(self.derive([data], node), made_by=made_by)
+        named = kwargs.get("columns") if key == lib.lib_key("pandas.DataFrame") else None
+        if isinstance(named, Seq) and named.items and all(as_data(item).texts for item in named.items):
+            derived = select_columns(derived, texts_of(named))  # pd.DataFrame(rows, columns=["a", "b"]): those columns
         first_axis = key in lib.ARRAY_CONSTRUCTORS or along_first(node, 1) or (keyword_node(node, "axis") is None and len(node.args) < 2)
         listed = args and ((args[0].__class__ is Seq and args[0].items) or as_data(args[0]).listed)
         if key in lib.STACKING and listed and first_axis:
@@ -943,7 +951,10 @@ class CallsMixin:
         return self.derive([data] + args + values, node)
 
     def _ordered_by_dates(self, data: Data, method, args, kwargs, node) -> Optional[Data]:
-        """``df.sort_values("date")`` / ``df.set_index("date")``: the parsed dates now order the rows."""
+        """``df.sort_values("date")`` / ``df.set_index("date")``: the parsed dates now order the rows
+        (not when the rows are one entity's, met in a loop over the entities)."""
+        if data.element or data.counter:
+            return None
         names = texts_of(args[0] if args else kwargs.get("by", kwargs.get("keys", UNKNOWN)))
         for column, mark in data.dated:
             if column in names:

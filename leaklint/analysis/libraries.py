@@ -156,6 +156,12 @@ WINDOW_METHODS = frozenset(("rolling", "expanding", "ewm", "resample"))
 # features built along the rows: they suggest an order but do not show dates (a signal's
 # neighbours, a sequence's steps)
 FEATURE_TIME_METHODS = frozenset(("shift", "rolling", "diff", "pct_change", "expanding", "ewm"))
+# Functions that build a range of dates between two bounds: bounds taken from the data
+# (``start=df.date.min()``) span it, they are not applied to any row.
+DATE_RANGES = frozenset({lib_key("pandas.date_range"), lib_key("pandas.period_range"), lib_key("pandas.bdate_range")})
+# keywords that give a range its bounds, whatever builds it (a holiday calendar's
+# ``holidays(start=..., end=...)``)
+RANGE_BOUNDS = frozenset({"start", "end", "start_date", "end_date"})
 TIME_FUNCTIONS = {
     lib_key("pandas.to_datetime"): "dates parsed with pd.to_datetime",
     lib_key("pandas.date_range"): "a pd.date_range index",
