@@ -218,9 +218,11 @@ def check(ctx):
         split = ctx.facts.splits.get(event.held_out_sides[0].split)
         if split is not None and not _reaches_a_model(event, split, by_hand, ctx.facts):
             continue
-        if (split is not None and event.kind == "fit" and event.has_labels and split.kind != "folds"
-                and not _scored_on_held_out(split, ctx.facts)):
-            continue  # a second training part (a calibration set, a blend): nothing is scored on it
+        if (split is not None and event.kind == "fit" and event.method == "fit" and event.has_labels
+                and split.kind != "folds" and not _scored_on_held_out(split, ctx.facts)):
+            # a model's second training part (a calibration set, a blend): nothing is scored on
+            # it; a sampler or a step (fit_resample, fit_transform) changes the rows themselves
+            continue
         related = ()
         if split is not None:
             related = ((split.span, f"{event.data} is the held-out side of the split at {ctx.where(split.span)}"),)
