@@ -90,7 +90,10 @@ clean). Vocabulary-only encoders (OneHotEncoder, OrdinalEncoder, LabelEncoder) a
 stateless transformers (Normalizer, PolynomialFeatures) are not in the catalog. A
 clustering fitted on all rows whose assignment becomes the labels (customer segments a
 classifier then learns to reproduce), and the steps that fed it, define the task: they
-are not reported through those labels.
+are not reported through those labels. A `train_test_split(X, y)` whose held-out labels
+no code reads, and on whose held-out rows nothing is scored (they are only predicted, for
+a submission or a printout), evaluates nothing and is not reported; in a script this
+holds only when no module-level name still holds those labels at the end.
 
 ## References
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.

@@ -549,7 +549,7 @@ class CallsMixin:
             return Data(scores=self._logged)
         if key in lib.DATA_CLASSES and "label" in kwargs:
             self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
-        if root == "sklearn" and ".metrics" in qualname:
+        if _metric_function(qualname, root, name):
             scores = merge_data(args + list(kwargs.values())).scores
             self._note_metric(qualname, node, scores, scope)
             self.facts.metric_rows.append((self.new_id(), merge_data(args + list(kwargs.values())).rows))
@@ -1140,3 +1140,11 @@ def _renamed_columns(node: ast.Call) -> dict:
         return {}
     pairs = {const_str(k): const_str(v) for k, v in zip(mapping.keys, mapping.values) if k is not None}
     return {k: v for k, v in pairs.items() if k is not None and v is not None}
+
+
+def _metric_function(qualname: str, root: str, name: str) -> bool:
+    """scikit-learn's metrics, and a function of another package's ``metrics`` module
+    (``sklearn_crfsuite.metrics.flat_f1_score``, ``keras.metrics.mean_squared_error``)."""
+    if root == "sklearn":
+        return ".metrics" in qualname
+    return name[:1].islower() and qualname.rsplit(".", 2)[-2:-1] == ["metrics"]

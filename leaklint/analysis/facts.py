@@ -108,6 +108,7 @@ class SplitEvent:
     reached: frozenset = frozenset()  # ids of LearnEvents that reached a model through its rows
     distinct: bool = False  # what was split holds one row per value (unique ids), not entities' rows
     handed_out: bool = False  # its parts are values the code holds (train_test_split), not a library's own
+    labelled: bool = False  # it split labels given on their own (train_test_split(X, y)): their parts are y_train, y_test
     search: Optional[int] = None  # the fit id of the search whose folds these are
     top_level: bool = False  # made by the module's own code, not inside a function
     # (fit id, Evaluation) of each model fitted on its training side and used on its
@@ -213,6 +214,8 @@ class Facts:
     label_learned: set = field(default_factory=set)  # LearnEvent ids that reached some labels (y)
     metric_rows: list = field(default_factory=list)  # (order, rows) of each metric function's call
     read_sides: set = field(default_factory=set)  # Sides of splits whose rows some later code read
+    read_label_sides: set = field(default_factory=set)  # Sides of splits whose own label part later code read
+    kept_label_sides: set = field(default_factory=set)  # of those label parts, the ones module-level names still hold
     kept_sides: set = field(default_factory=set)  # Sides still held by module-level names at the end
     search_scores: set = field(default_factory=set)  # fit ids of searches whose CV scores code read
 

@@ -99,6 +99,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         self.exec_block(tree.body, module)
         for value in module.env.values():  # (another module may import these names)
             self.facts.kept_sides |= _split_sides(value)
+            if isinstance(value, Data) and value.split_labels:
+                self.facts.kept_label_sides |= _split_sides(value)
         # Functions never called from analysed code are analysed with unknown arguments;
         # analysing one may define more (nested functions), so the list grows as it goes.
         done = set()
@@ -634,6 +636,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         """Code reads ``value`` (or a tuple of parts: ``parts[1]``): the sides of splits its
         rows come from are in use."""
         self.facts.read_sides |= _split_sides(value)
+        if isinstance(value, Data) and value.split_labels:
+            self.facts.read_label_sides |= _split_sides(value)
         return value
 
     def ex_Name(self, node, scope):

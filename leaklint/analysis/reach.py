@@ -54,6 +54,10 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
             # a model is fitted on the training side and no code reads the held-out side:
             # nothing is evaluated on it (a model predicting new inputs, a final fit)
             split.use = "other"
+        elif _labels_unread(facts, split, complete, notebook) and split.use == "evaluation":
+            # the held-out labels are never read and nothing is scored there: the held-out
+            # rows are only predicted (for a submission, a chart), nothing is evaluated
+            split.use = "other"
         elif unread and split.use == "unknown" and split.top_level and Side("test", split.id) not in facts.kept_sides:
             # no model, and the held-out side is neither read nor left for another module
             # to import (its names were bound again): nothing can evaluate on it
@@ -69,6 +73,16 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
             continue
         kept.append(fact)
     facts.contaminations = kept
+
+
+def _labels_unread(facts: Facts, split, complete: bool, notebook: bool) -> bool:
+    """``train_test_split(X, y)`` whose ``y_test`` no code reads (nor another module can
+    import: a notebook, or the name bound again by the end) and on whose held-out side no
+    model is scored."""
+    held_out = Side("test", split.id)
+    return (complete and split.labelled and held_out not in facts.read_label_sides
+            and (notebook or held_out not in facts.kept_label_sides)
+            and not any(ev.scored and holds_held_out(ev.rows, split.id) for ev in facts.evaluations))
 
 
 def _swap_named_roles(facts: Facts) -> None:
@@ -97,6 +111,7 @@ def _swap_named_roles(facts: Facts) -> None:
         for evaluation in facts.evaluations:
             evaluation.rows = swapped(evaluation.rows)
         facts.read_sides = {swap.get(side, side) for side in facts.read_sides}
+        facts.read_label_sides = {swap.get(side, side) for side in facts.read_label_sides}
         facts.sinks = [Sink(swapped(sink.rows), sink.learned) for sink in facts.sinks]
 
 

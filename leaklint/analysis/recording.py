@@ -356,8 +356,9 @@ class RecordingMixin:
         )
         self._split_inputs(split, arrays[:1] + arrays[2:], arrays[1] if len(arrays) > 1 else None)
         split.handed_out = True
+        split.labelled = len(arrays) == 2
         outs = []
-        for array in arrays:
+        for position, array in enumerate(arrays):
             part = as_data(array)
             for side in ("train", "test"):
                 outs.append(
@@ -368,6 +369,7 @@ class RecordingMixin:
                         column=part.column,
                         by_column=part.by_column,
                         dated=part.dated,
+                        split_labels=split.labelled and position == 1,
                     )
                 )
         return Seq(tuple(outs))

@@ -18,10 +18,13 @@ def bound_of(node) -> str:
     """The cut point of a slice, by the variables it is computed from.
 
     ``data[:int(n)]`` and ``data[n - 60:]`` (a look-back window) cut at ``n``; a bound
-    made of literals only is kept as written.
+    made of literals only is kept as written. A bound counted from the end (``[:-k]``)
+    cuts elsewhere than ``[k:]``: those two are inputs and targets ``k`` steps apart.
     """
     if node is None:
         return ""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return "-" + bound_of(node.operand)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return "<label>"  # .loc[:"2009-12-31"] / .loc["2010-01-01":]: a cut by index label
     names = sorted(

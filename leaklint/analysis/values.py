@@ -76,6 +76,7 @@ class Data(Value):
     archive: bool = False  # ``np.load("a.npz")``: each key is an array of its own rows
     stacked: bool = False  # ``np.stack([p1, p2])``: arrays stacked on a new first axis, rows on the second
     listed: bool = False  # ``[load(n) for n in ("a", "b")]``: one array per item of a display, not rows
+    split_labels: bool = False  # a label part as train_test_split(X, y) made it (y_train, y_test)
     # ``(value,)``: the literal syntax this name was bound to (``n = 200``), read by the
     # runtime checker's specs; anything derived from it is no longer that literal
     literal: Optional[tuple] = field(default=None, hash=False)

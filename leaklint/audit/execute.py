@@ -156,6 +156,11 @@ def execute(job: Job, send) -> None:
         return leaked, honest, undefined, sum(n for _, n in pieces.folds_scored)
 
     data, pieces = prepare(0)
+    if job.code == "LL301" and hasattr(pieces.step, "fit_resample") and not hasattr(pieces.step, "fit_transform"):
+        raise Unsupported(
+            f"{describe(step)} resamples the held-out rows: it changes which rows are scored, not how they "
+            "are transformed, and the audit measures a step refitted to transform them"
+        )
     texts = _texts(step, model, evaluation, pieces.evaluation, job.fit_method)
     texts.update(_rule_texts(job, pieces))
     send(("info", {
