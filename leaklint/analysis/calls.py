@@ -229,6 +229,8 @@ class CallsMixin:
     # ----------------------------------------------------------------- calls
     def ex_Call(self, node, scope):
         func = node.func
+        if isinstance(func, ast.Name) and func.id in ("exec", "eval"):
+            self.facts.runs_strings = True  # code built as text: its reads are not seen
         if isinstance(func, ast.Attribute):
             receiver = self.ev(func.value, scope)
             if isinstance(receiver, Ref):

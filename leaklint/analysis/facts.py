@@ -216,6 +216,7 @@ class Facts:
     read_sides: set = field(default_factory=set)  # Sides of splits whose rows some later code read
     read_label_sides: set = field(default_factory=set)  # Sides of splits whose own label part later code read
     kept_label_sides: set = field(default_factory=set)  # of those label parts, the ones module-level names still hold
+    runs_strings: bool = False  # the file calls exec / eval: code built as text may read anything
     kept_sides: set = field(default_factory=set)  # Sides still held by module-level names at the end
     search_scores: set = field(default_factory=set)  # fit ids of searches whose CV scores code read
 

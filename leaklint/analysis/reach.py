@@ -49,7 +49,7 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
         if split.kind == "slice" and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations):
             split.use = "other"  # x[:n] / x[n:] with nothing scored on the tail: a second training part
-        unread = complete and split.handed_out and Side("test", split.id) not in facts.read_sides
+        unread = complete and not facts.runs_strings and split.handed_out and Side("test", split.id) not in facts.read_sides
         if unread and split.use == "evaluation":
             # a model is fitted on the training side and no code reads the held-out side:
             # nothing is evaluated on it (a model predicting new inputs, a final fit)
@@ -77,10 +77,10 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
 
 def _labels_unread(facts: Facts, split, complete: bool, notebook: bool) -> bool:
     """``train_test_split(X, y)`` whose ``y_test`` no code reads (nor another module can
-    import: a notebook, or the name bound again by the end) and on whose held-out side no
-    model is scored."""
+    import: a notebook, or the name bound again by the end; no ``exec`` of code built as
+    text could) and on whose held-out side no model is scored."""
     held_out = Side("test", split.id)
-    return (complete and split.labelled and held_out not in facts.read_label_sides
+    return (complete and not facts.runs_strings and split.labelled and held_out not in facts.read_label_sides
             and (notebook or held_out not in facts.kept_label_sides)
             and not any(ev.scored and holds_held_out(ev.rows, split.id) for ev in facts.evaluations))
 
