@@ -727,14 +727,19 @@ def test_a_step_before_a_fold_loop_is_fitted_in_each_fold_and_code_outside_runs_
     fixed = fixed_bytes("a.py", FOLDS.encode(), fix.ops).decode()
     assert "for fold, (tr, va) in enumerate(kf.split(X, y)):\n    fold_scaler = clone(scaler).fit(X.iloc[tr])\n" in fixed
     assert "    test_s_fold = fold_scaler.transform(test)\n" in fixed
-    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
-    script = tmp_path / "a.py"
-    script.write_text(fixed + (
+    _silent_and_runs(fixed, tmp_path, (
         "from sklearn.model_selection import cross_val_score\nfrom sklearn.pipeline import make_pipeline\n"
         "honest = cross_val_score(make_pipeline(StandardScaler(), LogisticRegression()), X, y, cv=kf)\n"
         "assert np.allclose(scores, honest), (scores, honest)\n"
         "assert np.allclose(X_s, StandardScaler().fit_transform(X)) and np.allclose(test_s, scaler.transform(test))\n"
-    ), encoding="utf-8")
+    ))
+
+
+def _silent_and_runs(fixed: str, folder: Path, checks: str) -> None:
+    """The fixed script has no finding left, and runs with ``checks`` appended."""
+    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
+    script = folder / "a.py"
+    script.write_text(fixed + checks, encoding="utf-8")
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
 
@@ -779,14 +784,10 @@ def test_a_step_before_a_split_by_position_learns_from_the_training_slice(tmp_pa
     fixed = fixed_bytes("a.py", POSITIONAL.encode(), fix.ops).decode()
     # the bound, computed after the step, is computed before it (the input has the output's length)
     assert "n_train = int(len(prices) * 0.8)\nscaled = scaler.fit(prices[0:n_train]).transform(prices)\n" in fixed
-    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
-    script = tmp_path / "a.py"
-    script.write_text(fixed + (
+    _silent_and_runs(fixed, tmp_path, (
         "assert np.allclose(scaler.data_max_, prices[:240].max(axis=0)) and n_train == 240\n"
         "assert np.allclose(scaled, (prices - prices[:240].min()) / (prices[:240].max() - prices[:240].min()))\n"
-    ), encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    ))
 
 
 @pytest.mark.parametrize("change", [
