@@ -142,9 +142,9 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
                 click.echo(f"leaklint: {line}", err=True)
             if outcome.withheld:
                 n = outcome.withheld
-                click.echo(f"leaklint: {n:,} {'fix' if n == 1 else 'fixes'} not applied: the code "
-                           f"{'it' if n == 1 else 'each'} would write has a new finding (a leak the fix brings to "
-                           "light); `--output-format full` shows the fix to apply by hand", err=True)
+                click.echo(f"leaklint: {n:,} {'fix' if n == 1 else 'fixes'} not applied: with "
+                           f"{'it' if n == 1 else 'them'} the code had a finding it did not have before (a leak "
+                           "the fixes bring to light); `--output-format full` shows each fix, to apply by hand", err=True)
             if diff:
                 return _show_diff(outcome, output_file)
             if "-" in paths:

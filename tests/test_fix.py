@@ -94,30 +94,30 @@ def check_fixes(path: str, raw: bytes) -> int:
     return len(fixes)
 
 
-def test_a_fix_whose_code_has_a_new_finding_is_withheld(monkeypatch):
-    """The fix of the first finding brings an LL101 to light: it is not applied; the next
-    finding's fix removes its finding and adds none, so it is."""
+@pytest.mark.parametrize("lints, expected", [
+    # the LL305 fix brings an LL101 to light and nothing fixes it: the file is left as it was
+    ({b"v0": [("LL305", b"v1")], b"v1": [("LL101", None)]}, (b"v0", 0, None, 1)),
+    # a later fix removes what the first brought to light: both are kept
+    ({b"v0": [("LL305", b"v1")], b"v1": [("LL101", b"v2")], b"v2": []}, (b"v2", 2, None, 0)),
+    # fixes are kept up to the last point where no rule has more findings than at first
+    ({b"v0": [("LL201", b"v1"), ("LL105", b"v1")], b"v1": [("LL105", b"v2")], b"v2": [("LL101", None)]},
+     (b"v1", 1, None, 1)),
+])
+def test_fixes_stop_where_no_rule_has_more_findings_than_before(monkeypatch, lints, expected):
     from types import SimpleNamespace
 
     import leaklint.fix.files as files
     from leaklint.findings import Finding, Fix, Location
 
-    def finding(code, line, text):
-        return Finding("a.py", code, "n", "error", "m", "h", Location(line, 1, line, 2),
-                       fix=Fix("unsafe", "fix", (text,)))
+    def lint_of(raw):
+        return SimpleNamespace(findings=[
+            Finding("a.py", code, "n", "error", "m", "h", Location(1, 1, 1, 2),
+                    fix=None if target is None else Fix("unsafe", "fix", (target,)))
+            for code, target in lints[raw]])
 
-    lints = {  # what linting each version of the file finds
-        b"v0": [finding("LL305", 1, b"v1"), finding("LL201", 2, b"v2")],
-        b"v1": [finding("LL101", 3, b"v3"), finding("LL201", 2, b"v3")],
-        b"v2": [finding("LL305", 1, b"v4")],
-        b"v4": [finding("LL101", 3, b"v5")],
-    }
-    monkeypatch.setattr(files, "run_job", lambda job, raw: SimpleNamespace(findings=lints[raw]))
+    monkeypatch.setattr(files, "run_job", lambda job, raw: lint_of(raw))
     monkeypatch.setattr(files, "fixed_bytes", lambda path, raw, ops: ops[0])
-    outcome = files.fix_file(("a.py",), b"v0", unsafe=True)
-    # v1 (from LL305's fix) adds an LL101: withheld; v2 (LL201's) is kept; from v2 the LL305
-    # fix writes v4, which trades it for an LL101: withheld again
-    assert outcome == (b"v2", 1, None, 1)
+    assert files.fix_file(("a.py",), b"v0", unsafe=True) == expected
 
 
 # ------------------------------------------------------------ every rule's Example

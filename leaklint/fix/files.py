@@ -2,7 +2,7 @@
 fixable is left. One at a time, because two fixes planned on the same code can each be
 right alone and wrong together (a search given a pipeline, and a score of that search
 planned on the rows it used to see): each fix is planned on the code as it now is, and
-kept only if linting what it wrote shows its finding gone and none added."""
+the fixes stop where linting shows no rule with more findings than before them."""
 from __future__ import annotations
 
 import os
@@ -23,44 +23,45 @@ class FixOutcome:
     changed: dict = field(default_factory=dict)  # path -> (old bytes, new bytes)
     fixed: int = 0
     errors: list = field(default_factory=list)  # one line per file a fix could not be written to
-    withheld: int = 0  # fixes not applied because the code they wrote had a new finding
+    withheld: int = 0  # fixes not applied: with them the code had a finding it did not have before
 
 
 class Fixed(NamedTuple):
     data: bytes  # the file as the fixes left it
     count: int  # fixes applied
     error: Optional[str]  # a fix that could not be written, when no other could
-    withheld: int  # fixes not applied: the code they wrote had a new finding
+    withheld: int  # fixes not applied: with them the code had a finding it did not have before
 
 
 def fix_file(job, raw: bytes, unsafe: bool) -> Fixed:
-    """One file's fixes, one at a time. A fix is kept only when the code it writes has
-    fewer findings of its own code and no more of any other: a fix that brings a new
-    finding to light (a validation part drawn from rows that a step fitted on all rows has
-    seen) is withheld and left to the user."""
+    """One file's fixes, one at a time. The file is left as it was after the last fix at
+    which no rule had more findings than in the original: a fix that brings a new finding
+    to light (a validation part drawn from rows that a step fitted on all rows has seen)
+    is kept only if a later fix removes that finding, else it is withheld and left to the
+    user."""
     path = job[0]
-    current, count = raw, 0
+    current, count, error = raw, 0, None
     result = run_job(job, current)
+    original = Counter(f.code for f in result.findings)
+    kept = (raw, 0)
     for _ in range(MAX_PASSES):
-        before = Counter(f.code for f in result.findings)
-        error, withheld = None, 0
-        for finding in [f for f in result.findings if applicable(f.fix, unsafe)]:
+        new = current
+        for fix in [f.fix for f in result.findings if applicable(f.fix, unsafe)]:  # the first that can be written
             try:
-                new = fixed_bytes(path, current, finding.fix.ops)
+                new = fixed_bytes(path, current, fix.ops)
+                break
             except FixError as err:
                 error = f"{path}: a fix could not be written ({err})"
-                continue
-            if new == current:
-                continue
-            after = run_job(job, new)
-            counts = Counter(f.code for f in after.findings)
-            if counts[finding.code] < before[finding.code] and all(counts[c] <= before[c] for c in counts):
-                current, result, count = new, after, count + 1
-                break
-            withheld += 1
         else:
-            return Fixed(current, count, error, withheld)
-    return Fixed(current, count, None, 0)
+            break
+        if new == current:
+            error = None
+            break
+        current, count, error = new, count + 1, None
+        result = run_job(job, current)
+        if all(n <= original[code] for code, n in Counter(f.code for f in result.findings).items()):
+            kept = (current, count)
+    return Fixed(kept[0], kept[1], error, count - kept[1])
 
 
 def fix_run(findings, resolver, unsafe: bool, raws: dict) -> FixOutcome:
