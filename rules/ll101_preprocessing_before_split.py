@@ -80,7 +80,15 @@ print(cross_val_score(model, X, y, cv=5).mean())
   `scaler = StandardScaler().fit(X)`) and transformed in the next one that reads it
   (`X_s = scaler.transform(X)`) is fixed as `X_s = scaler.fit_transform(X)` would be;
   the all-rows fit stays for what later code reads of it.
-No fix for a step inside a helper, or inputs that change between.
+- Rows split by position (`train = scaled[:n]`): the step learns from the training
+  slice, `scaler.fit(data[:n]).transform(data)`, and transforms all rows. A bound computed
+  after the step (`n = int(len(scaled) * 0.8)`) moves before it, the output read by its
+  length becoming the input. Safe: every later line runs unchanged. No fix when the bound
+  reads the output's values or its old value is read in between, or when what is sliced
+  is not the output itself (windows built from it).
+No fix for a step inside a helper, or inputs that change between. `--fix` stops at the
+last fix after which no rule has more findings than before: a fix that brings a hidden
+leak to light is kept only when a later fix removes that leak too.
 
 ## Known limitations
 Only fits whose data flows, in this file, into a later split, cross-validation or

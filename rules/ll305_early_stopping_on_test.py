@@ -59,7 +59,9 @@ A validation part of the training side (`train_test_split(X_train, y_train,
 test_size=0.2)`) is split off after the split that made it; the model is fitted on the
 rest and stops on the validation part, and the test rows only score it. Unsafe: the
 model trains on fewer rows. The validation part is drawn as the split drew the test rows
-(its seed, or `shuffle=False`: the latest rows of time-ordered data). A later
+(its seed, or `shuffle=False`: the latest rows of time-ordered data, of test rows cut
+by position or past a cut in a column, or of training rows shown to be time-ordered when
+nothing shows how the test rows were drawn). A later
 `model.score(X_train, y_train)` of the same model follows the rows it now trains on.
 Native boosters (`lgb.train(params, dtrain, valid_sets=[dtest])`, `xgb.train(...,
 evals=[(dtest, "test")])`) get new `Dataset` / `DMatrix` containers of the two parts,
