@@ -816,6 +816,14 @@ def test_a_step_before_a_split_by_position_learns_from_the_training_slice(tmp_pa
     ))
 
 
+def test_a_bound_written_over_lines_is_kept_as_written():
+    source = POSITIONAL.replace("scaled[0:n_train, :], scaled[n_train - 1:, :]",
+                                "scaled[0:n_train +\n    0, :], scaled[n_train - 1:, :]")
+    fix = _only_fix("a.py", source.encode())
+    assert "scaled = scaler.fit(prices[0:n_train +\n    0]).transform(prices)\n" in fixed_bytes(
+        "a.py", source.encode(), fix.ops).decode()
+
+
 @pytest.mark.parametrize("change", [
     # windows built from the output are sliced, not its rows: their positions are not the rows'
     ("train, test = scaled[0:n_train, :], scaled[n_train - 1:, :]\n",

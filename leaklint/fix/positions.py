@@ -38,7 +38,7 @@ def fit_on_head(step, split, t: Tree) -> Fix:
     moves = {}
     cut = row_slice(head)
     parts = [_at_step(part, step, fitted, head, t, moves) if part is not None else "" for part in (cut.lower, cut.upper)]
-    if bound_of(ast.parse(parts[1] or parts[0], mode="eval").body) != bound:
+    if bound_of(ast.parse(f"({parts[1] or parts[0]})", mode="eval").body) != bound:
         raise NoFix  # the bound would be written with other names: the analysis could not pair the slices
     rows = ":".join(parts)
     learned = [f"{_atom(arg, t)}[{rows}]" for arg in step.call.args]
