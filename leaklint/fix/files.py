@@ -40,12 +40,12 @@ def fix_file(job, raw: bytes, unsafe: bool) -> Fixed:
     is kept only if a later fix removes that finding, else it is withheld and left to the
     user."""
     path = job[0]
-    current, count, error = raw, 0, None
+    current, count = raw, 0
     result = run_job(job, current)
     original = Counter(f.code for f in result.findings)
     kept = (raw, 0)
     for _ in range(MAX_PASSES):
-        new = current
+        new, error = current, None
         for fix in [f.fix for f in result.findings if applicable(f.fix, unsafe)]:  # the first that can be written
             try:
                 new = fixed_bytes(path, current, fix.ops)
@@ -57,7 +57,7 @@ def fix_file(job, raw: bytes, unsafe: bool) -> Fixed:
         if new == current:
             error = None
             break
-        current, count, error = new, count + 1, None
+        current, count = new, count + 1
         result = run_job(job, current)
         if all(n <= original[code] for code, n in Counter(f.code for f in result.findings).items()):
             kept = (current, count)

@@ -93,7 +93,7 @@ def _at_step(part, step, fitted, head, t: Tree, moves: dict, depth: int = 0) -> 
                 swaps[node] = _atom(step.data, t)
             continue
         if not t.written(name, fitted.end_lineno, head.lineno):
-            if not (name in _BUILTINS or t.written(name, 0, fitted.lineno) or _imported(name, t)):
+            if not (name in _BUILTINS or t.written(name, 0, fitted.lineno) or t.imported(name)):
                 raise NoFix
             continue
         owner = _single_binding(name, fitted, head, t)
@@ -114,7 +114,7 @@ def _check_plain(part, t: Tree) -> None:
             if name not in _ROUNDING or node.keywords:
                 raise NoFix
         elif isinstance(node, ast.Attribute):
-            if not (node.attr == "shape" or (isinstance(node.value, ast.Name) and _imported(node.value.id, t))):
+            if not (node.attr == "shape" or (isinstance(node.value, ast.Name) and t.imported(node.value.id))):
                 raise NoFix
         elif isinstance(node, ast.Subscript):
             if not (isinstance(node.value, ast.Attribute) and node.value.attr == "shape"):
@@ -149,10 +149,6 @@ def _single_binding(name: str, fitted, head, t: Tree) -> ast.Assign:
     if t.block(owner)[0] is not t.block(fitted)[0]:
         raise NoFix
     return owner
-
-
-def _imported(name: str, t: Tree) -> bool:
-    return any(isinstance(n, ast.alias) for n in t.names.get(name, ()))
 
 
 def _atom(node, t: Tree) -> str:

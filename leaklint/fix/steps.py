@@ -205,7 +205,7 @@ def _table(node, t: Tree) -> ast.Name:
                 raise NoFix
             root = root.func
         root = root.value
-    if not isinstance(root, ast.Name) or any(isinstance(n, ast.alias) for n in t.names.get(root.id, ())):
+    if not isinstance(root, ast.Name) or t.imported(root.id):
         raise NoFix
     if sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == root.id) != 1:
         raise NoFix

@@ -230,6 +230,10 @@ class Tree:
     def bound(self, name: str) -> bool:
         return name in self.names
 
+    def imported(self, name: str) -> bool:
+        """Some import binds ``name`` (a module or a function, not a table of the code)."""
+        return any(isinstance(n, ast.alias) for n in self.names.get(name, ()))
+
 
 def snake(class_name: str) -> str:
     """``StandardScaler`` -> ``standard_scaler``, ``SMOTE`` -> ``smote``."""
