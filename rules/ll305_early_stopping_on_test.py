@@ -79,10 +79,12 @@ literal the analysis can match). A fit inside
 a tuning objective (`def objective(trial)`, a function handed to `study.optimize`) only
 ranks trials and is silent, as is one in a function nothing in the file calls. Watching the test rows without early stopping
 (learning curves only) is silent, and so is Keras `EarlyStopping` without
-`restore_best_weights=True` (it stops on the test rows but keeps the last epoch). An out-of-fold loop that stops
-each fold on its own validation fold is not flagged: the bias is of the same kind but
-small, and the out-of-fold score is read as a guide while the final model is judged on
-other rows (a leaderboard, a later test set).
+`restore_best_weights=True` (it stops on the test rows but keeps the last epoch). A loop over folds (or
+bootstrap resamples) that stops each fold on its own held-out fold is flagged when the
+fold scores are the evaluation: the fold models predict nothing but their held-out
+folds. When they also predict other rows (a test set, a submission), the out-of-fold
+score is read as a guide while those rows judge the model, and the loop is silent; the
+bias is of the same kind but small.
 
 `leaklint audit` runs the code's booster: scikit-learn's at every stage
 (`staged_predict`), LightGBM's and XGBoost's scikit-learn models with their first k trees
@@ -116,9 +118,10 @@ def check(ctx):
     hits = []
     for stop in facts.early_stops:
         event = facts.learns[stop.fit]
-        # out-of-fold loops that stop each fold on its own validation fold are left alone (see limitations)
+        # out-of-fold loops whose models also predict other rows are left alone (see limitations)
         watched = frozenset(
-            r for r in stop.rows - event.rows if r.side is None or facts.splits[r.side.split].kind != "folds"
+            r for r in stop.rows - event.rows
+            if r.side is None or facts.splits[r.side.split].kind != "folds" or not _guides(stop.fit, r, facts)
         )
         scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched and _after(ev.span, stop.since)]
         if not watched or not scored:
@@ -133,6 +136,14 @@ def check(ctx):
         procedure = combined(combined(_procedure(event, watched, facts), model_pieces(event)), metric_pieces(ev))
         hits.append(Hit(event.reported, message, related, procedure, {"learn": event.id, "watched": watched}))
     return hits
+
+
+def _guides(fit: int, row, facts) -> bool:
+    """The fold loop's model also predicts rows other than its held-out fold (a test set,
+    a submission): its fold scores guide, and those other rows judge the model."""
+    return any(
+        fit in ev.fits and any(r.side != row.side for r in ev.rows) for ev in facts.evaluations
+    )
 
 
 def _after(span, since) -> bool:
