@@ -5,8 +5,10 @@ cross-validated score (`best_score_`, `study.best_value`, `study.best_trial.valu
 reported as the model's performance (printed, logged, returned, stored in a results
 table) when nothing in the file scores a model on rows the search never saw. The
 finding is at the first report; the search's fit is a related location. Silent when a
-model is then scored on held-out rows the search was not fitted on, and for nested
-cross-validation (`cross_val_score(search, X, y)`).
+model is then scored on held-out rows the search was not fitted on (also when a later
+search of the same model is fitted on a training split and scored on its test rows, as a
+lesson does after showing `best_score_`), and for nested cross-validation
+(`cross_val_score(search, X, y)`).
 
 Severity: error. The best of many cross-validated scores is biased upward by the
 choice: for 50 SVC settings on noise, `best_score_` is 0.56 against 0.50 nested
@@ -140,7 +142,20 @@ def _scored_elsewhere(search, facts) -> bool:
     # from the search's rows)
     if any(ev.scored and _tuned_by(facts, ev.fits, search.id) and ev.data != search.data for ev in later):
         return True
+    # the same model tuned again later on a training side and scored on rows that search
+    # never saw: the file gives the honest number too (a lesson showing best_score_ first)
+    if search.model is not None and any(
+        ev.scored and ev.id > search.id and any(_retuned(facts, f, search) and disjoint_rows(facts.learns[f].rows, ev.rows)
+                                               for f in ev.fits)
+        for ev in facts.evaluations
+    ):
+        return True
     return any(order > search.id and rows and disjoint_rows(search.rows, rows) for order, rows in facts.metric_rows)
+
+
+def _retuned(facts, fit_id, search) -> bool:
+    event = facts.learns.get(fit_id)
+    return event is not None and event.id > search.id and _is_search(facts, fit_id) and event.model == search.model
 
 
 def _tuned_by(facts, fits, search_id) -> bool:

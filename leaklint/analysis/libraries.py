@@ -111,6 +111,8 @@ for _name in ("f_classif", "f_regression", "chi2", "mutual_info_classif", "mutua
     LEARNING_FUNCTIONS[lib_key("sklearn.feature_selection." + _name)] = "selection"
 for _name in ("ttest_ind", "mannwhitneyu", "ranksums", "f_oneway", "kruskal", "pearsonr", "spearmanr", "pointbiserialr"):
     LEARNING_FUNCTIONS[lib_key("scipy.stats." + _name)] = "selection"
+# Of those, the ones relating two variables alike (not groups of rows, not a feature to a label by signature).
+CORRELATIONS = frozenset(("pearsonr", "spearmanr"))
 # Functions that compute column statistics and apply them in one call, with the
 # position of their axis argument (None: they have none).
 STANDARDIZING_FUNCTIONS = {lib_key("scipy.stats.zscore"): 1, lib_key("pandas.qcut"): None}

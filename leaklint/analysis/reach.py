@@ -58,6 +58,10 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
             # the held-out labels are never read and nothing is scored there: the held-out
             # rows are only predicted (for a submission, a chart), nothing is evaluated
             split.use = "other"
+        elif _only_watched(facts, split, complete, notebook) and split.use == "evaluation":
+            # the held-out rows only chose a boosting round or an epoch (eval_set with early
+            # stopping) and nothing predicts or scores them: nothing is evaluated on them
+            split.use = "other"
         elif unread and split.use == "unknown" and split.top_level and Side("test", split.id) not in facts.kept_sides:
             # no model, and the held-out side is neither read nor left for another module
             # to import (its names were bound again): nothing can evaluate on it
@@ -83,6 +87,18 @@ def _labels_unread(facts: Facts, split, complete: bool, notebook: bool) -> bool:
     return (complete and not facts.runs_strings and split.labelled and held_out not in facts.read_label_sides
             and (notebook or held_out not in facts.kept_label_sides)
             and not any(ev.scored and holds_held_out(ev.rows, split.id) for ev in facts.evaluations))
+
+
+def _only_watched(facts: Facts, split, complete: bool, notebook: bool) -> bool:
+    """The held-out side is read only as the rows a fit stops on: no model predicts or
+    scores them, no metric reads them, and no other module can import them."""
+    held_out = Side("test", split.id)
+    stops = {stop.fit for stop in facts.early_stops if holds_held_out(stop.rows, split.id)}
+    return (complete and not facts.runs_strings and split.handed_out and bool(stops)
+            and (notebook or held_out not in facts.kept_sides)
+            and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations)
+            and not any(holds_held_out(rows, split.id) for _, rows in facts.metric_rows)
+            and not any(holds_held_out(e.rows, split.id) for e in facts.learns.values() if e.id not in stops))
 
 
 def _swap_named_roles(facts: Facts) -> None:

@@ -132,6 +132,11 @@ class RecordingMixin:
             return self.derive(args, node)
         labels = as_data(args[1]).column if len(args) > 1 else None
         name = lib.lib_key(qualname)[1]
+        has_labels = len(args) > 1
+        if name in lib.CORRELATIONS and _columns_of_one_table(node):
+            # two columns of one table, either of which may be the label: it is one when a
+            # model later learns that column as its labels (the rule checks it), not otherwise
+            labels, has_labels = labels or as_data(args[0]).column, False
         procedure = {}
         if name in lib.FUNCTION_FORMS:  # for the runtime checker: the estimator it stands for
             settings = tuple(
@@ -143,7 +148,7 @@ class RecordingMixin:
                          "origins": {"step": span_of(node)}}
         event = self._learn(
             kind, qualname, node, data, node.args[0] if node.args else None,
-            method=name, has_labels=len(args) > 1, column=labels, procedure=procedure,
+            method=name, has_labels=has_labels, column=labels, procedure=procedure,
         )
         if kind == "selection":
             # per-feature scores: they choose columns, they are not rows; a person reads them
@@ -520,3 +525,10 @@ def _cv_origins(est, node, scoring) -> dict:
     if isinstance(est, Estimator):
         origins["model"] = est.predictor_span or span_of(node)
     return origins
+
+
+def _columns_of_one_table(node) -> bool:
+    """``pearsonr(df[a], df[b])``: both variables are columns of the same table."""
+    pair = node.args[:2]
+    return len(pair) == 2 and all(isinstance(a, ast.Subscript) for a in pair) and (
+        ast.dump(pair[0].value) == ast.dump(pair[1].value))
