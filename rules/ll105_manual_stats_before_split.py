@@ -51,8 +51,9 @@ A z-score `(X - X.mean()) / X.std()` or a min-max by hand is fixed in two ways:
 Other statistics before a `train_test_split` (`df.Age.fillna(df.Age.median())`,
 `np.nanmedian(df.x)`) are computed on the rows the split trains on, drawn where the
 statistic is taken by the same call (unsafe, as for LL101's drawn rows; an unseeded split
-gets `random_state=0`). Statistics before a cross-validation or a fold loop, and ranks,
-get no fix.
+gets `random_state=0`). scipy's `zscore(df[c])` there becomes
+`(df[c] - rows[c].mean(axis=0)) / rows[c].std(axis=0, ddof=0)` with the drawn rows. Statistics
+before a cross-validation or a fold loop, quantile bins (`pd.qcut`) and ranks get no fix.
 
 ## Known limitations
 A statistic used only to filter rows (`df[df.x < df.x.quantile(0.99)]`) or to define

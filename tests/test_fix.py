@@ -901,3 +901,33 @@ def test_fold_fix_follows_a_chain_of_table_methods():
     assert "drop(columns='e')" in source
     fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
     assert "fold_scaler = clone(scaler).fit(X.iloc[tr])" in fixed
+
+
+ZSCORE = (
+    "import numpy as np\nimport pandas as pd\nfrom scipy.stats import zscore\n"
+    "from sklearn.linear_model import LinearRegression\nfrom sklearn.model_selection import train_test_split\n\n"
+    "rng = np.random.default_rng(3)\n"
+    "df = pd.DataFrame(rng.normal(5, 2, size=(200, 3)), columns=['income', 'aspect', 'age'])\n"
+    "x_columns = df.columns.drop('age')\n"
+    "for col in x_columns:\n"
+    "    df[col] = zscore(df[col])\n"
+    "x = df[x_columns].values\ny = df['age'].values\n"
+    "x_train, x_test, y_train, y_test = train_test_split(x, y, test_size=0.25, random_state=42)\n"
+    "print(LinearRegression().fit(x_train, y_train).score(x_test, y_test))\n"
+)
+
+
+def test_a_zscore_before_the_split_standardizes_all_rows_by_the_training_rows(tmp_path):
+    # df.columns.drop(...) drops column labels, not rows: the same draw still picks the same rows
+    fix = _only_fix("a.py", ZSCORE.encode())
+    fixed = fixed_bytes("a.py", ZSCORE.encode(), fix.ops).decode()
+    assert ("    df[col] = ((df[col] - df_train_rows[col].mean(axis=0)) / df_train_rows[col].std(axis=0, ddof=0))"
+            in fixed)
+    checks = ("assert np.allclose(x_train.mean(axis=0), 0) and np.allclose(x_train.std(axis=0), 1)\n"
+              "assert len(x_test) == 50 and not np.allclose(x_test.mean(axis=0), 0)\n")
+    _silent_and_runs(fixed, tmp_path, checks)
+
+
+def test_quantile_bins_computed_and_applied_in_one_call_get_no_fix():
+    source = ZSCORE.replace("    df[col] = zscore(df[col])\n", "    df[col] = pd.qcut(df[col], q=4, labels=False)\n")
+    assert _only_fix("a.py", source.encode()) is None

@@ -190,6 +190,8 @@ def _changes_rows(stmt) -> bool:
 
 def _chain_changes_rows(value) -> bool:
     node = value
+    if _labels_of_columns(value):
+        return False
     while True:
         if isinstance(node, ast.Call):
             name = call_name(node)
@@ -206,6 +208,16 @@ def _chain_changes_rows(value) -> bool:
             node = node.value
         else:
             return False
+
+
+def _labels_of_columns(value) -> bool:
+    """``df.columns.drop("id")``: the chain works on the column labels, not on rows."""
+    node = value
+    while isinstance(node, (ast.Call, ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute) and node.attr in ("columns", "dtypes"):
+            return True
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return False
 
 
 def _broadcast(value) -> bool:

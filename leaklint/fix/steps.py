@@ -161,6 +161,8 @@ def _drawn_early(event, split, t: Tree) -> Fix:
     call = t.call(event.span)
     if event.kind == "group-stat":
         return _group_statistic(call, split, t)
+    if event.kind == "stat" and event.qualname in APPLIED_IN_ONE_CALL:
+        return _zscore_early(call, split, t)
     if event.kind == "stat":
         root = _stat_table(call, t)
         draw = Draw(split, t.statement(call), t)
@@ -179,6 +181,26 @@ def _drawn_early(event, split, t: Tree) -> Fix:
     fitted = f"{t.source(call.func.value)}.fit({learned})"
     new = f"{fitted}.transform({t.source(call.args[0])})" if method == "fit_transform" else fitted
     return draw.fix(ops + [t.replace(call, new)], event.qualname.rsplit(".", 1)[-1])
+
+
+# Functions that compute column statistics and apply them in the same call: drawing the
+# training rows in place of their argument would return those rows only.
+APPLIED_IN_ONE_CALL = frozenset(("zscore", "qcut"))
+
+
+def _zscore_early(call, split, t: Tree) -> Fix:
+    """``zscore(df[c])``: the rows standardized by the mean and spread of the training rows
+    drawn here, ``(df[c] - rows[c].mean(axis=0)) / rows[c].std(axis=0, ddof=0)``."""
+    if call_name(call) != "zscore" or len(call.args) != 1 or any(k.arg != "ddof" for k in call.keywords):
+        raise NoFix
+    ddof = next((t.source(k.value) for k in call.keywords), "0")
+    data = call.args[0]
+    root = _table(data, t)
+    draw = Draw(split, t.statement(call), t)
+    ops, picked = draw.rows([root.id])
+    rows = t.spliced(data, {root: picked[0]})
+    new = f"(({t.source(data)} - {rows}.mean(axis=0)) / {rows}.std(axis=0, ddof={ddof}))"
+    return draw.fix(ops + [t.replace(call, new)], f"the zscore of {t.source(data)}")
 
 
 def _stat_table(call, t: Tree) -> ast.Name:
