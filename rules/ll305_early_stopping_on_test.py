@@ -59,15 +59,16 @@ A validation part of the training side (`train_test_split(X_train, y_train,
 test_size=0.2)`) is split off after the split that made it; the model is fitted on the
 rest and stops on the validation part, and the test rows only score it. Unsafe: the
 model trains on fewer rows. The validation part is drawn as the split drew the test rows
-(its seed, or `shuffle=False`: the latest rows of time-ordered data, of test rows cut
+(its seed, or a fold loop's splitter's shuffling and seed, or `shuffle=False`: the
+latest rows of time-ordered data, of test rows cut
 by position or past a cut in a column, or of training rows shown to be time-ordered when
 nothing shows how the test rows were drawn). A later
 `model.score(X_train, y_train)` of the same model follows the rows it now trains on.
 Native boosters (`lgb.train(params, dtrain, valid_sets=[dtest])`, `xgb.train(...,
 evals=[(dtest, "test")])`) get new `Dataset` / `DMatrix` containers of the two parts,
 built as the originals were. No fix when the sides do not come from a
-`train_test_split` in the same block, or when the model predicts its training rows some
-other way.
+`train_test_split` or a splitter's fold loop, or when the model predicts its training
+rows some other way.
 
 ## Known limitations
 The scored model must be the fitted object itself, or a best checkpoint reloaded with

@@ -931,3 +931,32 @@ def test_a_zscore_before_the_split_standardizes_all_rows_by_the_training_rows(tm
 def test_quantile_bins_computed_and_applied_in_one_call_get_no_fix():
     source = ZSCORE.replace("    df[col] = zscore(df[col])\n", "    df[col] = pd.qcut(df[col], q=4, labels=False)\n")
     assert _only_fix("a.py", source.encode()) is None
+
+
+FOLD_STOPPING = (
+    "import lightgbm as lgb\nimport numpy as np\nimport pandas as pd\nfrom sklearn.metrics import roc_auc_score\n"
+    "from sklearn.model_selection import StratifiedKFold\n\n"
+    "rng = np.random.default_rng(0)\n"
+    "app = pd.DataFrame(rng.normal(size=(300, 4)), columns=list('abcd'))\n"
+    "app['TARGET'] = rng.integers(0, 2, size=300)\nfeats = list('abcd')\n"
+    "folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=1001)\n"
+    "oof = np.zeros(len(app))\n"
+    "for train_idx, valid_idx in folds.split(app[feats], app['TARGET']):\n"
+    "    train_x, train_y = app[feats].iloc[train_idx], app['TARGET'].iloc[train_idx]\n"
+    "    valid_x, valid_y = app[feats].iloc[valid_idx], app['TARGET'].iloc[valid_idx]\n"
+    "    clf = lgb.LGBMClassifier(n_estimators=50, verbose=-1)\n"
+    "    clf.fit(train_x, train_y, eval_set=[(valid_x, valid_y)], callbacks=[lgb.early_stopping(5, verbose=False)])\n"
+    "    oof[valid_idx] = clf.predict_proba(valid_x)[:, 1]\n"
+    "print(roc_auc_score(app['TARGET'], oof))\n"
+)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lightgbm") is None, reason="needs lightgbm")
+def test_a_fold_loop_stops_each_fold_on_a_validation_part_of_its_training_fold(tmp_path):
+    fix = _only_fix("a.py", FOLD_STOPPING.encode())
+    fixed = fixed_bytes("a.py", FOLD_STOPPING.encode(), fix.ops).decode()
+    # drawn as the folds are (shuffled, the splitter's seed); train_x / train_y keep distinct parts
+    assert ("    train_x_fit, train_x_val, train_y_fit, train_y_val = sklearn.model_selection.train_test_split("
+            "train_x, train_y, test_size=0.2, random_state=1001)\n") in fixed
+    checks = "assert len(train_x_fit) == 160 and set(train_x_val.index) <= set(train_x.index)\n"
+    _silent_and_runs(fixed, tmp_path, checks)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from ..findings import Fix, Op
-from .common import SAFE, SELECTION, UNSAFE, constructor, fact, search_constructor, split_call, split_function
+from .common import SAFE, SELECTION, SPLITTERS, UNSAFE, constructor, fact, search_constructor, split_call, split_function
 from .tree import NoFix, Tree, argument, call_name, snake
 
 
@@ -358,8 +358,11 @@ def _validation_part(x_train: str, y_train: str, test_name: str, fit, t: Tree, o
     right before the fit, its import Ops): a fifth of the rows, drawn as the watched test
     rows ``test_name`` were; the latest fifth when the training rows were shown to be
     time-ordered (``ordered``) and the code does not show how the test rows were drawn."""
-    x_fit, x_val = t.fresh(_stem(x_train) + "_fit"), t.fresh(_stem(x_train) + "_val")
-    y_fit, y_val = t.fresh(_stem(y_train) + "_fit"), t.fresh(_stem(y_train) + "_val")
+    x_stem, y_stem = _stem(x_train), _stem(y_train)
+    if x_stem == y_stem:  # train_x / train_y: the whole names tell the parts apart
+        x_stem, y_stem = x_train, y_train
+    x_fit, x_val = t.fresh(x_stem + "_fit"), t.fresh(x_stem + "_val")
+    y_fit, y_val = t.fresh(y_stem + "_fit"), t.fresh(y_stem + "_val")
     try:
         options = _draw_options(test_name, fit, t)
     except NoFix:
@@ -375,6 +378,31 @@ def _threshold(key) -> bool:
     """``df[df["date"] >= cut]``: rows on one side of a cut in one column."""
     return isinstance(key, ast.Compare) and len(key.ops) == 1 and isinstance(
         key.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and isinstance(key.left, (ast.Subscript, ast.Attribute))
+
+
+def _fold_options(loop: ast.For, t: Tree) -> str:
+    """``for tr, te in splitter.split(X)``: a validation part drawn as the splitter draws its
+    held-out folds (shuffled with its seed, else in order: the latest part)."""
+    source = loop.iter
+    if isinstance(source, ast.Call) and call_name(source) == "enumerate" and len(source.args) == 1:
+        source = source.args[0]
+    if not (isinstance(source, ast.Call) and call_name(source) == "split" and isinstance(source.func, ast.Attribute)
+            and isinstance(source.func.value, ast.Name)):
+        raise NoFix
+    bound = t.binding(source.func.value.id, loop)
+    owner = t.parent.get(bound) if bound is not None else None
+    made = owner.value if isinstance(owner, ast.Assign) and len(owner.targets) == 1 else None
+    name = call_name(made) if isinstance(made, ast.Call) else None
+    if name not in SPLITTERS:
+        raise NoFix
+    options = {k.arg: k.value for k in made.keywords}
+    shuffled = "Shuffle" in name or (isinstance(options.get("shuffle"), ast.Constant) and options["shuffle"].value is True)
+    if not shuffled:
+        if "shuffle" in options and not isinstance(options["shuffle"], ast.Constant):
+            raise NoFix
+        return "shuffle=False"
+    seed = options.get("random_state")
+    return f"random_state={seed.value}" if isinstance(seed, ast.Constant) and isinstance(seed.value, int) else "random_state=0"
 
 
 def _stem(name: str) -> str:
@@ -394,6 +422,8 @@ def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
     owner = t.parent.get(last)
     while isinstance(owner, (ast.Tuple, ast.List)):
         owner = t.parent.get(owner)
+    if isinstance(owner, ast.For):
+        return _fold_options(owner, t)
     if not isinstance(owner, ast.Assign):
         raise NoFix
     if isinstance(owner.value, ast.Call) and call_name(owner.value) == "train_test_split":
