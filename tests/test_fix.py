@@ -960,3 +960,20 @@ def test_a_fold_loop_stops_each_fold_on_a_validation_part_of_its_training_fold(t
             "train_x, train_y, test_size=0.2, random_state=1001)\n") in fixed
     checks = "assert len(train_x_fit) == 160 and set(train_x_val.index) <= set(train_x.index)\n"
     _silent_and_runs(fixed, tmp_path, checks)
+
+
+def test_rows_drawn_early_serve_a_second_split_drawn_the_same_way(tmp_path):
+    source = STRATIFIED.format(between="").replace(
+        "stratify=y, random_state=7)\n", "random_state=7)\n") + (
+        "X_scaled = (X - X.min()) / (X.max() - X.min())\n"
+        "Xs_train, Xs_test, ys_train, ys_test = train_test_split(X_scaled, y, test_size=0.25, random_state=7)\n"
+        "print(LogisticRegression().fit(Xs_train, ys_train).score(Xs_test, ys_test))\n")
+    fixes = [f.fix for f in lint("a.py", source.encode()).findings if f.code == "LL105" and f.location.line == 10]
+    assert len(fixes) == 1 and fixes[0] is not None
+    fixed = fixed_bytes("a.py", source.encode(), fixes[0].ops).decode()
+    assert "churn['b'] = churn['b'].fillna(churn_train_rows['b'].median())" in fixed
+    script = tmp_path / "a.py"
+    script.write_text(fixed + "assert list(churn_train_rows.index) == list(Xs_train.index) == list(X_train.index)\n",
+                      encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr

@@ -143,9 +143,21 @@ def step_fix(hit, facts, t: Tree) -> Fix:
         # later splits of the first split's training side are clean once the step learns
         # from that side only
         if event.site is not None or split.kind != "split" or not all(
-                _within_training_side(s, split) for s in splits[1:]):
+                _within_training_side(s, split) or _same_draw(s, split, event, t) for s in splits[1:]):
             raise
         return _drawn_early(event, split, t)
+
+
+def _same_draw(later, split, event, t: Tree) -> bool:
+    """``later`` is a ``train_test_split`` with the same options as ``split`` of rows no code
+    drops, adds or reorders after the step: it trains on the rows drawn for ``split``."""
+    if later.kind != "split":
+        return False
+    site = t.statement(t.call(event.span))
+    try:
+        return Draw(later, site, t).options == Draw(split, site, t).options
+    except NoFix:
+        return False
 
 
 def _within_training_side(later, split) -> bool:
