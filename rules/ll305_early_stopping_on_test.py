@@ -56,7 +56,8 @@ print(roc_auc_score(y_test, model.predict_proba(X_test)[:, 1]))
 
 ## Fix safety
 A validation part of the training side (`train_test_split(X_train, y_train,
-test_size=0.2)`) is split off after the split that made it; the model is fitted on the
+test_size=0.2)`) is split off after the split that made it (before the list the fit
+watches, when the list is a name bound for it: `evals = [(X_test, y_test)]`); the model is fitted on the
 rest and stops on the validation part, and the test rows only score it. Unsafe: the
 model trains on fewer rows. The validation part is drawn as the split drew the test rows
 (its seed, or a fold loop's splitter's shuffling and seed, or `shuffle=False`: the

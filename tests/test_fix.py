@@ -977,3 +977,28 @@ def test_rows_drawn_early_serve_a_second_split_drawn_the_same_way(tmp_path):
                       encoding="utf-8")
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+EVALS_NAME = (
+    "import numpy as np\nfrom sklearn.metrics import accuracy_score\nfrom sklearn.model_selection import train_test_split\n"
+    "from xgboost import XGBClassifier\n\n"
+    "rng = np.random.default_rng(1)\nX = rng.normal(size=(200, 4))\ny = rng.integers(0, 2, size=200)\n"
+    "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=156)\n"
+    "xgb_wrapper = XGBClassifier(n_estimators=30, early_stopping_rounds=5, eval_metric='logloss')\n"
+    "evals = [(X_test, y_test)]\n"
+    "xgb_wrapper.fit(X_train, y_train, eval_set=evals, verbose=False)\n"
+    "print(accuracy_score(y_test, xgb_wrapper.predict(X_test)))\n"
+)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("xgboost") is None, reason="needs xgboost")
+def test_an_eval_set_bound_to_a_name_gets_the_validation_part_drawn_before_it(tmp_path):
+    fixed = fixed_bytes("a.py", EVALS_NAME.encode(), _only_fix("a.py", EVALS_NAME.encode()).ops).decode()
+    assert ("X_fit, X_val, y_fit, y_val = train_test_split(X_train, y_train, test_size=0.2, random_state=156)\n"
+            "evals = [(X_val, y_val)]\nxgb_wrapper.fit(X_fit, y_fit, eval_set=evals, verbose=False)\n") in fixed
+    _silent_and_runs(fixed, tmp_path, "assert len(X_fit) == 128 and len(X_val) == 32\n")
+
+
+def test_no_validation_part_when_the_training_rows_change_after_the_eval_set_is_bound():
+    source = EVALS_NAME.replace("xgb_wrapper.fit(", "X_train = X_train * 2\nxgb_wrapper.fit(")
+    assert _only_fix("a.py", source.encode()) is None

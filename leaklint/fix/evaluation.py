@@ -248,24 +248,39 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     if watch is None:
         raise NoFix
     x_train, y_train = x_node.id, y_node.id
-    pairs = [p for p in ast.walk(watch.value) if isinstance(p, ast.Tuple) and len(p.elts) == 2
-             and all(isinstance(e, ast.Name) for e in p.elts) and p.elts[0].id != x_train]
-    if len(pairs) != 1:
-        raise NoFix
     fit_stmt = t.statement(call)
-    if not t.alone(fit_stmt):
+    watched, anchor = _watch_list(watch.value, fit_stmt, (x_train, y_train), t)
+    pairs = [p for p in ast.walk(watched) if isinstance(p, (ast.Tuple, ast.List)) and len(p.elts) == 2
+             and all(isinstance(e, ast.Name) for e in p.elts) and p.elts[0].id != x_train]
+    if len(pairs) != 1 or not t.alone(anchor):
         raise NoFix
     training_scores = _training_scores(call, x_train, y_train, fit_stmt, t)
     (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_train, y_train, pairs[0].elts[0].id, call, t,
                                                                       event.time is not None)
-    ops = [t.op("before", fit_stmt, draw), t.replace(x_node, x_fit), t.replace(y_node, y_fit),
+    ops = [t.op("before", anchor, draw), t.replace(x_node, x_fit), t.replace(y_node, y_fit),
            t.replace(pairs[0].elts[0], x_val), t.replace(pairs[0].elts[1], y_val), *imports]
-    ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in ast.walk(watch.value)
+    ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in ast.walk(watched)
             if isinstance(n, ast.Name) and n.id in (x_train, y_train)]
     # the model's training score stays the score on the rows it trained on
     ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in training_scores]
     return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
                "(the model now trains on fewer rows)", tuple(ops))
+
+
+def _watch_list(value, fit_stmt, training: tuple, t: Tree) -> tuple:
+    """(the watched rows' expression, the statement the validation part is drawn before):
+    the fit's own ``eval_set=[...]``, or the list a name bound just for it holds
+    (``evals = [(X_test, y_test)]`` earlier in the same block, read only there)."""
+    if not isinstance(value, ast.Name):
+        return value, fit_stmt
+    bound = t.binding(value.id, value)
+    owner = t.parent.get(bound) if bound is not None else None
+    if not (isinstance(owner, ast.Assign) and owner.targets == [bound] and isinstance(owner.value, (ast.List, ast.Tuple))
+            and t.block(owner)[0] is t.block(fit_stmt)[0] and len(t.loads(value.id, owner.lineno)) == 1):
+        raise NoFix
+    if any(t.written(name, owner.end_lineno, fit_stmt.lineno) for name in training):
+        raise NoFix  # the training rows change between: the part drawn there would be of other rows
+    return owner.value, owner
 
 
 # the booster's own data containers: (data argument, label argument) names
