@@ -1002,3 +1002,17 @@ def test_an_eval_set_bound_to_a_name_gets_the_validation_part_drawn_before_it(tm
 def test_no_validation_part_when_the_training_rows_change_after_the_eval_set_is_bound():
     source = EVALS_NAME.replace("xgb_wrapper.fit(", "X_train = X_train * 2\nxgb_wrapper.fit(")
     assert _only_fix("a.py", source.encode()) is None
+
+
+def test_a_best_score_read_from_the_fit_result_gets_the_nested_score(tmp_path):
+    source = (
+        "import numpy as np\nfrom sklearn.model_selection import GridSearchCV\nfrom sklearn.svm import SVC\n\n"
+        "rng = np.random.default_rng(2)\nX = rng.normal(size=(60, 3))\ny = np.tile([0, 1], 30)\n"
+        "grid = GridSearchCV(SVC(), {'C': [0.1, 1, 10]}, cv=3, scoring='accuracy')\n"
+        "grid_result = grid.fit(X, y)\n"
+        "print(f'Best Accuracy for {grid_result.best_score_:.4} using {grid_result.best_params_}')\n"
+    )
+    fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
+    assert ("nested_score = cross_val_score(grid, X, y, cv=3, scoring='accuracy').mean()\n"
+            "print(f'Best Accuracy for {nested_score:.4} using {grid_result.best_params_}')\n") in fixed
+    _silent_and_runs(fixed, tmp_path, "assert 0 <= nested_score <= 1\n")

@@ -171,7 +171,12 @@ def nested_cv_fix(hit, facts, t: Tree) -> Fix:
     x, y = argument(fit, 0, "X"), argument(fit, 1, "y")
     if search is None or x is None or y is None or len(fit.args) + len(fit.keywords) != 2:
         raise NoFix
-    score = _best_score(hit.span, search_name, t)
+    names = {search_name}
+    fit_stmt = t.statement(fit)
+    if isinstance(fit_stmt, ast.Assign) and fit_stmt.value is fit and len(fit_stmt.targets) == 1 \
+            and isinstance(fit_stmt.targets[0], ast.Name):
+        names.add(fit_stmt.targets[0].id)  # grid_result = grid.fit(X, y): fit returns the search itself
+    score = _best_score(hit.span, names, t)
     for node in (x, y, fit.func.value):
         t.steady(node, fit.end_lineno, score.lineno)
     settings = ""
@@ -182,9 +187,9 @@ def nested_cv_fix(hit, facts, t: Tree) -> Fix:
     nested = f"cross_val_score({search_name}, {t.source(x)}, {t.source(y)}{settings}).mean()"
     # every later report of this search's best score gets the nested one, or the code would
     # print one figure and store the other
-    rebound = min((n.lineno for n in t.names.get(search_name, ()) if getattr(n, "lineno", 0) > score.lineno
+    rebound = min((n.lineno for name in names for n in t.names.get(name, ()) if getattr(n, "lineno", 0) > score.lineno
                    and not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))), default=None)
-    later = [n for n in _best_scores(search_name, t) if n.lineno > score.lineno and (rebound is None or n.lineno < rebound)]
+    later = [n for n in _best_scores(names, t) if n.lineno > score.lineno and (rebound is None or n.lineno < rebound)]
     if any(t.scope_of(n) is not t.scope_of(score) for n in later):
         raise NoFix
     if later or _in_fstring(score, t):  # computed once, named (quotes cannot nest in an f-string before 3.12)
@@ -213,15 +218,15 @@ def _in_fstring(node, t: Tree) -> bool:
     return False
 
 
-def _best_scores(search_name: str, t: Tree) -> list:
-    """Every ``search.best_score_`` read, in source order."""
+def _best_scores(names: set, t: Tree) -> list:
+    """Every ``search.best_score_`` read (of the search under any of ``names``), in source order."""
     return sorted((n for n in ast.walk(t.tree) if isinstance(n, ast.Attribute) and n.attr == "best_score_"
-                   and isinstance(n.value, ast.Name) and n.value.id == search_name and isinstance(n.ctx, ast.Load)),
+                   and isinstance(n.value, ast.Name) and n.value.id in names and isinstance(n.ctx, ast.Load)),
                   key=lambda n: (n.lineno, n.col_offset))
 
 
-def _best_score(span, search_name: str, t: Tree):
-    for node in _best_scores(search_name, t):
+def _best_score(span, names: set, t: Tree):
+    for node in _best_scores(names, t):
         if ((span.line, span.column) <= (node.lineno, node.col_offset)
                 and (node.end_lineno, node.end_col_offset) <= (span.end_line, span.end_column)):
             return node
