@@ -56,8 +56,9 @@ Two fixes, planned from where the step learned and where the rows were then spli
   side and the training side alone is resampled. Safe, unless the step's output overwrote its input
   (`X = scaler.fit_transform(X)`) and later code reads it: then that code sees the raw
   rows, and the fix is unsafe.
-No fix when the step sits in a helper, when the output is a column assignment, or when
-its inputs change between the fit and the split.
+The pre-0.8 name `fit_sample` is written as `fit_resample` (which imbalanced-learn has
+had since 0.4). No fix when the step sits in a helper, when the output is a column
+assignment, or when its inputs change between the fit and the split.
 
 ## Known limitations
 Resampling the training side and then cross-validating it is reported when no model is

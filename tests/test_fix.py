@@ -1016,3 +1016,19 @@ def test_a_best_score_read_from_the_fit_result_gets_the_nested_score(tmp_path):
     assert ("nested_score = cross_val_score(grid, X, y, cv=3, scoring='accuracy').mean()\n"
             "print(f'Best Accuracy for {nested_score:.4} using {grid_result.best_params_}')\n") in fixed
     _silent_and_runs(fixed, tmp_path, "assert 0 <= nested_score <= 1\n")
+
+
+def test_a_sampler_called_by_its_old_name_is_moved_after_the_split_as_fit_resample(tmp_path):
+    source = (
+        "import numpy as np\nfrom imblearn.over_sampling import RandomOverSampler\n"
+        "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import train_test_split\n\n"
+        "rng = np.random.default_rng(4)\nX = rng.normal(size=(200, 3))\ny = (rng.random(200) < 0.2).astype(int)\n"
+        "ros = RandomOverSampler(random_state=0)\n"
+        "X_sm, y_sm = ros.fit_sample(X, y)\n"
+        "X_train, X_test, y_train, y_test = train_test_split(X_sm, y_sm, test_size=0.3, random_state=0)\n"
+        "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n"
+    )
+    fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
+    assert ("X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0)\n"
+            "X_train, y_train = ros.fit_resample(X_train, y_train)\n") in fixed
+    _silent_and_runs(fixed, tmp_path, "assert len(X_test) == 60 and y_train.mean() == 0.5\n")

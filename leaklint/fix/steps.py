@@ -29,6 +29,8 @@ def fitted_output(event, t: Tree) -> tuple:
         if not (isinstance(outer, ast.Call) and outer.func is t.parent.get(call) and _transforms(outer, call, t)):
             outer = _later_transform(call, t)
         out, method = outer, "fit_transform"
+    elif method == "fit_sample":
+        method = "fit_resample"  # imbalanced-learn's name before 0.8; fit_resample exists since 0.4
     elif method not in ("fit_transform", "fit_resample"):
         raise NoFix
     if not isinstance(call.func, ast.Attribute) or len(call.args) not in (1, 2) or call.keywords:
@@ -491,7 +493,7 @@ def _fold_loop(call, t: Tree) -> tuple:
     return loop, target.elts[0].id
 
 
-REFITS = frozenset({"fit", "fit_transform", "fit_resample", "set_params", "get_params"})
+REFITS = frozenset({"fit", "fit_transform", "fit_resample", "fit_sample", "set_params", "get_params"})
 
 
 def _split_first(step: Step, split, t: Tree) -> Fix:
