@@ -61,8 +61,11 @@ with what the training rows taught. The same name built again before the refit
 (safe). A step of its own built the same way for the held-out rows (`scaler_test =
 MinMaxScaler()` beside `scaler_train = MinMaxScaler()`) becomes the training one
 (`scaler_test = scaler_train`); unsafe, as later code that reads it (an
-`inverse_transform`) now reads the training fit. No fix when no step was fitted on the
-training side.
+`inverse_transform`) now reads the training fit. A statistic by hand of a held-out part
+of a `train_test_split` (`df_test.age.fillna(df_test.age.median())`) becomes the same
+statistic of the training part the split bound beside it (`df_train.age.median()`);
+unsafe, as the training part may have been changed differently before. No fix when no
+step was fitted on the training side.
 
 ## Known limitations
 The held-out side is known from a split in the same file, or, for rows loaded on their

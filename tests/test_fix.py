@@ -1032,3 +1032,32 @@ def test_a_sampler_called_by_its_old_name_is_moved_after_the_split_as_fit_resamp
     assert ("X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0)\n"
             "X_train, y_train = ros.fit_resample(X_train, y_train)\n") in fixed
     _silent_and_runs(fixed, tmp_path, "assert len(X_test) == 60 and y_train.mean() == 0.5\n")
+
+
+def test_a_statistic_of_the_held_out_part_becomes_that_of_the_training_part(tmp_path):
+    source = (
+        "import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import LogisticRegression\n"
+        "from sklearn.model_selection import train_test_split\n\n"
+        "rng = np.random.default_rng(6)\n"
+        "df = pd.DataFrame({'age': rng.integers(20, 60, size=200).astype(float), 'y': rng.integers(0, 2, size=200)})\n"
+        "df.loc[rng.choice(200, 30, replace=False), 'age'] = np.nan\n"
+        "df_train, df_test = train_test_split(df, test_size=0.2, random_state=1)\n"
+        "df_train['age'] = df_train['age'].fillna(df_train['age'].median())\n"
+        "df_test['age'] = df_test['age'].fillna(df_test['age'].median())\n"
+        "model = LogisticRegression().fit(df_train[['age']], df_train['y'])\n"
+        "print(model.score(df_test[['age']], df_test['y']))\n"
+    )
+    fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
+    assert "df_test['age'] = df_test['age'].fillna(df_train['age'].median())\n" in fixed
+    _silent_and_runs(fixed, tmp_path, "assert not df_test['age'].isna().any()\n")
+
+
+def test_no_statistic_of_the_training_part_once_its_name_holds_something_else():
+    source = ("import pandas as pd\nfrom sklearn.linear_model import LinearRegression\n"
+              "from sklearn.model_selection import train_test_split\n\n"
+              "df = pd.read_csv('d.csv')\ndf_train, df_test = train_test_split(df, random_state=1)\n"
+              "df_train = pd.read_csv('other.csv')\n"
+              "df_test['x'] = df_test['x'].fillna(df_test['x'].mean())\n"
+              "print(LinearRegression().fit(df[['x']], df['y']).score(df_test[['x']], df_test['y']))\n")
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL301"]
+    assert findings and all(f.fix is None for f in findings)

@@ -7,12 +7,15 @@ import ast
 
 from ..findings import Fix, Op
 from .common import SAFE, SELECTION, SPLITTERS, UNSAFE, constructor, fact, search_constructor, split_call, split_function
+from .steps import stat_table
 from .tree import NoFix, Tree, argument, call_name, snake
 
 
 # ------------------------------------------------------------ LL301: refitted on the held-out side
 def refit_fix(hit, facts, t: Tree) -> Fix:
     event = facts.learns[fact(hit, "learn")]
+    if event.site is None and event.kind == "stat":
+        return _held_out_statistic(event, facts, t)
     if event.site is not None or event.kind != "fit":
         raise NoFix
     call = t.call(event.span)
@@ -54,6 +57,27 @@ def refit_fix(hit, facts, t: Tree) -> Fix:
     ]
     return Fix(SAFE, f"Fit {call_name(recv)} once on the training side and transform the held-out rows with it",
                tuple(ops))
+
+
+def _held_out_statistic(event, facts, t: Tree) -> Fix:
+    """``df_test.age.fillna(df_test.age.median())``: the statistic of the training side that
+    the same ``train_test_split`` made (``df_train.age.median()``)."""
+    call = t.call(event.span)
+    root = stat_table(call, t)
+    sides = {r.side.split for r in event.rows if r.side is not None and r.side.held_out}
+    if len(sides) != 1:
+        raise NoFix
+    stmt, split, targets = split_call(facts.splits[sides.pop()], t)
+    bound = t.binding(root.id, call)
+    if root.id not in targets[1::2] or bound is None or t.parent.get(bound) is not stmt.targets[0]:
+        raise NoFix  # not the held-out part as the split bound it
+    twin = targets[targets.index(root.id) - 1]
+    last = t.binding(twin, call)
+    owner = t.parent.get(last) if last is not None else None
+    if owner is not stmt.targets[0] and not (isinstance(owner, ast.Assign) and twin in t.names_in(owner.value)):
+        raise NoFix  # the name holds something other than the training part by now
+    return Fix(UNSAFE, f"Compute the {event.qualname} on the training side ({twin}) and apply it to the held-out rows",
+               (t.replace(root, twin),))
 
 
 def _trained_twin(event, call, recv, facts, t: Tree):

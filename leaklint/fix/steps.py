@@ -178,7 +178,7 @@ def _drawn_early(event, split, t: Tree) -> Fix:
     if event.kind == "stat" and event.qualname in APPLIED_IN_ONE_CALL:
         return _zscore_early(call, split, t)
     if event.kind == "stat":
-        root = _stat_table(call, t)
+        root = stat_table(call, t)
         draw = Draw(split, t.statement(call), t)
         ops, picked = draw.rows([root.id])
         return draw.fix(ops + [t.replace(root, picked[0])], f"the {event.qualname} of {event.data}")
@@ -217,7 +217,7 @@ def _zscore_early(call, split, t: Tree) -> Fix:
     return draw.fix(ops + [t.replace(call, new)], f"the zscore of {t.source(data)}")
 
 
-def _stat_table(call, t: Tree) -> ast.Name:
+def stat_table(call, t: Tree) -> ast.Name:
     """The table a statistic is computed on: ``df.Age`` in ``df.Age.median()`` or in
     ``np.nanmedian(df.Age)``."""
     candidates = [call.func.value] if isinstance(call.func, ast.Attribute) else []
