@@ -97,6 +97,9 @@ def diagnostic(path: str, reason: str, line=None, cell=None) -> Finding:
     )
 
 
+NAMES_CODE = re.compile(r"[A-Za-z_]")
+
+
 def parse(source: Source, path: str) -> tuple:
     """Parse the source; a notebook cell that does not parse is reported and blanked."""
     text = source.text
@@ -229,6 +232,7 @@ def _lint(path, raw, rules, catalogs, time_functions) -> FileResult:
     # a script with a neutralised line or a notebook with a blanked cell gets none
     fixable = text == source.text
     facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None, path, complete)
+    facts.unread_lines = _unread_line_numbers(source, text)
     result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs, fixable, complete)
     result.depends = tuple(sorted(facts.depends.items()))
     return result
@@ -303,6 +307,15 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs, fixable, comple
     if not complete:
         return sorted((_unread_lines(f) for f in findings.values()), key=Finding.sort_key)
     return sorted(findings.values(), key=Finding.sort_key)
+
+
+def _unread_line_numbers(source: Source, text: str) -> frozenset:
+    """Lines of the analysed text that hold code the analysis did not read (a neutralised
+    line of a script, a blanked cell, a skipped line of a notebook) and that name
+    something: a stray ``;`` reads nothing."""
+    lines = [(number, theirs) for number, (ours, theirs)
+             in enumerate(zip(text.split("\n"), source.text.split("\n")), start=1) if ours != theirs]
+    return frozenset(number for number, line in lines + list(source.unread) if NAMES_CODE.search(line.split("#")[0]))
 
 
 def _unread_lines(finding: Finding) -> Finding:

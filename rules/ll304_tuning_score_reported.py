@@ -55,7 +55,9 @@ report, the search it holds there. Unsafe: it runs the search once per outer fol
 which can take long. Optuna's `best_value` gets no fix.
 
 ## Known limitations
-Any score of a model fitted after the search (or of any search's model) on rows disjoint
+When a line after the report could not be parsed (an unfinished homework template, a
+skipped cell), the honest score may be on it, and the rule is silent. Any score of a
+model fitted after the search (or of any search's model) on rows disjoint
 from the search's rows counts as the honest evaluation, and so does a score of the tuned
 model, or of a model built with the search's chosen settings (`best_params_`,
 `study.best_params`), on other rows of the same data (a date window the analysis cannot
@@ -101,6 +103,8 @@ def check(ctx):
         event = facts.learns[search_id]
         if report.built in facts.nested or _scored_elsewhere(event, facts):
             continue
+        if any(line > report.span.line for line in facts.unread_lines) and report.span.path is None:
+            continue  # code after the report could not be read: it may score the model on held-out rows
         what = (
             f"the best value of the optuna study optimised at {ctx.where(event.span)}"
             if event.kind == "search"

@@ -563,6 +563,11 @@ class CallsMixin:
             return Ref(qualname)  # rng.normal(...) draws new rows; the generator holds none
         if name[:1].isupper() and root in lib.ML_PACKAGES and key not in lib.DATA_CLASSES:
             return self._construct(qualname, node, args, kwargs, scope)
+        if key in lib.DATA_CLASSES:
+            # lgb.Dataset(X, y, feature_name=bunch.feature_names, reference=dtrain): only the data
+            # and its labels are its rows; names, a reference set's bins, weights are not
+            kwargs = {k: v for k, v in kwargs.items() if k in ("data", "label")}
+            args = args[:2]
         data = merge_data(args + list(kwargs.values()))
         made_by = qualname if name[:1].isupper() and root not in lib.DATA_ROOTS else None
         if key in lib.ARRAY_CONSTRUCTORS and len(node.args) == 1 and _numbers(node.args[0]):
