@@ -761,6 +761,13 @@ def test_a_step_before_a_fold_loop_is_fitted_in_each_fold_and_code_outside_runs_
     ))
 
 
+def _fixed_and_runs(source: str, expected: str, folder: Path, checks: str) -> None:
+    """The one finding's fix writes ``expected`` into ``source``; the result is silent and runs."""
+    fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
+    assert expected in fixed
+    _silent_and_runs(fixed, folder, checks)
+
+
 def _silent_and_runs(fixed: str, folder: Path, checks: str) -> None:
     """The fixed script has no finding left, and runs with ``checks`` appended."""
     assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
@@ -980,8 +987,8 @@ def test_rows_drawn_early_serve_a_second_split_drawn_the_same_way(tmp_path):
 
 
 EVALS_NAME = (
-    "import numpy as np\nfrom sklearn.metrics import accuracy_score\nfrom sklearn.model_selection import train_test_split\n"
-    "from xgboost import XGBClassifier\n\n"
+    "import numpy as np\nfrom sklearn.metrics import accuracy_score\n"
+    "from sklearn.model_selection import train_test_split\nfrom xgboost import XGBClassifier\n\n"
     "rng = np.random.default_rng(1)\nX = rng.normal(size=(200, 4))\ny = rng.integers(0, 2, size=200)\n"
     "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=156)\n"
     "xgb_wrapper = XGBClassifier(n_estimators=30, early_stopping_rounds=5, eval_metric='logloss')\n"
@@ -1012,10 +1019,9 @@ def test_a_best_score_read_from_the_fit_result_gets_the_nested_score(tmp_path):
         "grid_result = grid.fit(X, y)\n"
         "print(f'Best Accuracy for {grid_result.best_score_:.4} using {grid_result.best_params_}')\n"
     )
-    fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
-    assert ("nested_score = cross_val_score(grid, X, y, cv=3, scoring='accuracy').mean()\n"
-            "print(f'Best Accuracy for {nested_score:.4} using {grid_result.best_params_}')\n") in fixed
-    _silent_and_runs(fixed, tmp_path, "assert 0 <= nested_score <= 1\n")
+    expected = ("nested_score = cross_val_score(grid, X, y, cv=3, scoring='accuracy').mean()\n"
+                "print(f'Best Accuracy for {nested_score:.4} using {grid_result.best_params_}')\n")
+    _fixed_and_runs(source, expected, tmp_path, "assert 0 <= nested_score <= 1\n")
 
 
 def test_a_sampler_called_by_its_old_name_is_moved_after_the_split_as_fit_resample(tmp_path):
@@ -1028,10 +1034,9 @@ def test_a_sampler_called_by_its_old_name_is_moved_after_the_split_as_fit_resamp
         "X_train, X_test, y_train, y_test = train_test_split(X_sm, y_sm, test_size=0.3, random_state=0)\n"
         "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n"
     )
-    fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
-    assert ("X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0)\n"
-            "X_train, y_train = ros.fit_resample(X_train, y_train)\n") in fixed
-    _silent_and_runs(fixed, tmp_path, "assert len(X_test) == 60 and y_train.mean() == 0.5\n")
+    expected = ("X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0)\n"
+                "X_train, y_train = ros.fit_resample(X_train, y_train)\n")
+    _fixed_and_runs(source, expected, tmp_path, "assert len(X_test) == 60 and y_train.mean() == 0.5\n")
 
 
 def test_a_statistic_of_the_held_out_part_becomes_that_of_the_training_part(tmp_path):
@@ -1047,9 +1052,8 @@ def test_a_statistic_of_the_held_out_part_becomes_that_of_the_training_part(tmp_
         "model = LogisticRegression().fit(df_train[['age']], df_train['y'])\n"
         "print(model.score(df_test[['age']], df_test['y']))\n"
     )
-    fixed = fixed_bytes("a.py", source.encode(), _only_fix("a.py", source.encode()).ops).decode()
-    assert "df_test['age'] = df_test['age'].fillna(df_train['age'].median())\n" in fixed
-    _silent_and_runs(fixed, tmp_path, "assert not df_test['age'].isna().any()\n")
+    expected = "df_test['age'] = df_test['age'].fillna(df_train['age'].median())\n"
+    _fixed_and_runs(source, expected, tmp_path, "assert not df_test['age'].isna().any()\n")
 
 
 def test_no_statistic_of_the_training_part_once_its_name_holds_something_else():
