@@ -84,7 +84,8 @@ ranks trials and is silent, as is one in a function nothing in the file calls. W
 `restore_best_weights=True` (it stops on the test rows but keeps the last epoch). A loop over folds (or
 bootstrap resamples) that stops each fold on its own held-out fold is flagged when the
 fold scores are the evaluation: the fold models predict nothing but their held-out
-folds. When they also predict other rows (a test set, a submission), the out-of-fold
+folds. When they also predict other rows (a test set, a submission) or are saved
+(`save_model`, `joblib.dump`) to predict them elsewhere, the out-of-fold
 score is read as a guide while those rows judge the model, and the loop is silent; the
 bias is of the same kind but small.
 
@@ -142,8 +143,9 @@ def check(ctx):
 
 def _guides(fit: int, row, facts) -> bool:
     """The fold loop's model also predicts rows other than its held-out fold (a test set,
-    a submission): its fold scores guide, and those other rows judge the model."""
-    return any(
+    a submission), or is saved for that: its fold scores guide, and those other rows
+    judge the model."""
+    return fit in facts.saved or any(
         fit in ev.fits and any(r.side != row.side for r in ev.rows) for ev in facts.evaluations
     )
 
