@@ -313,9 +313,11 @@ def _unread_line_numbers(source: Source, text: str) -> frozenset:
     """Lines of the analysed text that hold code the analysis did not read (a neutralised
     line of a script, a blanked cell, a skipped line of a notebook) and that name
     something: a stray ``;`` reads nothing."""
-    lines = [(number, theirs) for number, (ours, theirs)
-             in enumerate(zip(text.split("\n"), source.text.split("\n")), start=1) if ours != theirs]
-    return frozenset(number for number, line in lines + list(source.unread) if NAMES_CODE.search(line.split("#")[0]))
+    lines = list(source.unread)
+    if text != source.text:  # only a file with a neutralised line or a blanked cell needs the comparison
+        lines += [(number, theirs) for number, (ours, theirs)
+                  in enumerate(zip(text.split("\n"), source.text.split("\n")), start=1) if ours != theirs]
+    return frozenset(number for number, line in lines if NAMES_CODE.search(line.split("#")[0]))
 
 
 def _unread_lines(finding: Finding) -> Finding:

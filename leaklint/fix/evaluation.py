@@ -445,8 +445,15 @@ def _fold_options(loop: ast.For, t: Tree) -> str:
         if "shuffle" in options and not isinstance(options["shuffle"], ast.Constant):
             raise NoFix
         return "shuffle=False"
+    return _seeded(options)
+
+
+def _seeded(options: dict) -> str:
+    """A shuffled draw with the original's literal seed, else ``random_state=0``."""
     seed = options.get("random_state")
-    return f"random_state={seed.value}" if isinstance(seed, ast.Constant) and isinstance(seed.value, int) else "random_state=0"
+    if isinstance(seed, ast.Constant) and isinstance(seed.value, int):
+        return f"random_state={seed.value}"
+    return "random_state=0"
 
 
 def _stem(name: str) -> str:
@@ -472,12 +479,10 @@ def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
         raise NoFix
     if isinstance(owner.value, ast.Call) and call_name(owner.value) == "train_test_split":
         options = {k.arg: k.value for k in owner.value.keywords}
-        shuffle, seed = options.get("shuffle"), options.get("random_state")
+        shuffle = options.get("shuffle")
         if isinstance(shuffle, ast.Constant) and shuffle.value is False:
             return "shuffle=False"
-        if isinstance(seed, ast.Constant) and isinstance(seed.value, int):
-            return f"random_state={seed.value}"
-        return "random_state=0"
+        return _seeded(options)
     if any(isinstance(n, ast.Subscript) and (isinstance(n.slice, ast.Slice) or _threshold(n.slice))
            for n in ast.walk(owner.value)):
         return "shuffle=False"  # rows taken by position or past a cut (a series cut in time): the latest part
