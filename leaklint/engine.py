@@ -98,6 +98,7 @@ def diagnostic(path: str, reason: str, line=None, cell=None) -> Finding:
 
 
 NAMES_CODE = re.compile(r"[A-Za-z_]")
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 def parse(source: Source, path: str) -> tuple:
@@ -231,8 +232,10 @@ def _lint(path, raw, rules, catalogs, time_functions) -> FileResult:
     # a fix rewrites the file as stored: a notebook's cells keep their skipped lines (fix/notebook.py),
     # a script with a neutralised line or a notebook with a blanked cell gets none
     fixable = text == source.text
-    facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None, path, complete)
-    facts.unread_lines = _unread_line_numbers(source, text)
+    unread = _unread_code(source, text)
+    names = frozenset(IDENTIFIER.findall(" ".join(line.split("#")[0] for _, line in unread)))
+    facts = analyze(tree, time_functions, ANY_HEAD_SLICE.search(text) is not None, path, complete, names)
+    facts.unread_lines = frozenset(number for number, _ in unread)
     result.findings = _run_rules(path, source, tree, text, facts, rules, catalogs, fixable, complete)
     result.depends = tuple(sorted(facts.depends.items()))
     return result
@@ -309,15 +312,15 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs, fixable, comple
     return sorted(findings.values(), key=Finding.sort_key)
 
 
-def _unread_line_numbers(source: Source, text: str) -> frozenset:
-    """Lines of the analysed text that hold code the analysis did not read (a neutralised
-    line of a script, a blanked cell, a skipped line of a notebook) and that name
-    something: a stray ``;`` reads nothing."""
+def _unread_code(source: Source, text: str) -> list:
+    """(number, text) of the lines of the analysed text that hold code the analysis did not
+    read (a neutralised line of a script, a blanked cell, a skipped line of a notebook) and
+    that name something: a stray ``;`` reads nothing."""
     lines = list(source.unread)
     if text != source.text:  # only a file with a neutralised line or a blanked cell needs the comparison
         lines += [(number, theirs) for number, (ours, theirs)
                   in enumerate(zip(text.split("\n"), source.text.split("\n")), start=1) if ours != theirs]
-    return frozenset(number for number, line in lines if NAMES_CODE.search(line.split("#")[0]))
+    return [(number, line) for number, line in lines if NAMES_CODE.search(line.split("#")[0])]
 
 
 def _unread_lines(finding: Finding) -> Finding:

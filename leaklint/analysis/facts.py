@@ -221,6 +221,8 @@ class Facts:
     search_scores: set = field(default_factory=set)  # fit ids of searches whose CV scores code read
     saved: set = field(default_factory=set)  # fit ids of models written out (save_model, joblib.dump)
     unread_lines: frozenset = frozenset()  # lines of code the analysis could not read (syntax errors, skipped cells)
+    unread_names: frozenset = frozenset()  # the identifiers on those lines
+    side_names: Optional[dict] = field(default_factory=dict)  # Side -> names that held its rows (None: a skipped line may read any)
 
 
 @dataclass(frozen=True)

@@ -88,10 +88,13 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._objective = 0  # inside a tuning objective (one trial of a study)
 
     # ------------------------------------------------------------------ entry
-    def run_module(self, tree: ast.Module, head_slices: bool = True, complete: bool = True) -> Facts:
+    def run_module(self, tree: ast.Module, head_slices: bool = True, complete: bool = True,
+                   unread_names: frozenset = frozenset()) -> Facts:
         """``head_slices``: the source may hold ``X[:n]``; only then are slices paired
         into positional splits (the pre-scan walks the whole tree). ``complete``: no line
-        of the source was left out of ``tree``."""
+        of the source was left out of ``tree``; ``unread_names``: the identifiers on the
+        lines that were."""
+        self.facts.unread_names = unread_names
         module = Scope()
         self._module = module
         if head_slices:
@@ -124,6 +127,8 @@ class Interpreter(CallsMixin, RecordingMixin):
                 finally:
                     self._standalone = False
                     self._objective -= tuning_objective(func)
+        if unread_names & ({func.name for func, _ in self._defined} | READS_ANY):
+            self.facts.side_names = None  # a skipped line calls the file's own code: it may read anything
         settle(self.facts, complete, notebook=bool(self._file and self._file.endswith(".ipynb")))
         return self.facts
 
@@ -472,6 +477,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         if name in scope.globals and self._module is not scope:
             scope = self._module
         scope.env[name] = value
+        if self.facts.unread_names and self.facts.side_names is not None and value.__class__ is Data:
+            for side in _split_sides(value):
+                self.facts.side_names.setdefault(side, set()).add(name)
         if self._dotted:  # a new object: what was set on the old one's attributes is gone
             prefix = name + "."
             for path in [p for p in scope.env if p.startswith(prefix)]:
@@ -995,6 +1003,8 @@ def _selected_columns(key, indexer: bool) -> Optional[list]:
 _LITERAL_NODES = (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp)
 
 
+READS_ANY = frozenset({"exec", "eval", "globals", "locals", "vars"})  # a skipped line naming one may read any name
+
 def _split_sides(value) -> set:
     """The sides of splits whose rows ``value`` holds (or, for a tuple of parts, its items)."""
     items = value.items if value.__class__ is Seq else (value,)
@@ -1045,7 +1055,8 @@ def _per_row_fit(node) -> bool:
 
 
 def analyze(tree: ast.Module, time_functions=frozenset(), head_slices: bool = True, path: Optional[str] = None,
-            complete: bool = True) -> Facts:
+            complete: bool = True, unread_names: frozenset = frozenset()) -> Facts:
     """``path``: the analysed file, from which imports of the project's own modules are
-    found; ``complete``: no line of it was neutralised and no cell skipped."""
-    return Interpreter(time_functions, path).run_module(tree, head_slices, complete)
+    found; ``complete``: no line of it was neutralised and no cell skipped;
+    ``unread_names``: the identifiers on the lines that were."""
+    return Interpreter(time_functions, path).run_module(tree, head_slices, complete, unread_names)

@@ -49,16 +49,17 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
         if split.kind == "slice" and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations):
             split.use = "other"  # x[:n] / x[n:] with nothing scored on the tail: a second training part
-        unread = complete and not facts.runs_strings and split.handed_out and Side("test", split.id) not in facts.read_sides
+        readable = _all_read(facts, split, complete)
+        unread = readable and split.handed_out and Side("test", split.id) not in facts.read_sides
         if unread and split.use == "evaluation":
             # a model is fitted on the training side and no code reads the held-out side:
             # nothing is evaluated on it (a model predicting new inputs, a final fit)
             split.use = "other"
-        elif _labels_unread(facts, split, complete, notebook) and split.use == "evaluation":
+        elif readable and _labels_unread(facts, split, notebook) and split.use == "evaluation":
             # the held-out labels are never read and nothing is scored there: the held-out
             # rows are only predicted (for a submission, a chart), nothing is evaluated
             split.use = "other"
-        elif _only_watched(facts, split, complete, notebook) and split.use == "evaluation":
+        elif readable and _only_watched(facts, split, notebook) and split.use == "evaluation":
             # the held-out rows only chose a boosting round or an epoch (eval_set with early
             # stopping) and nothing predicts or scores them: nothing is evaluated on them
             split.use = "other"
@@ -79,22 +80,34 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
     facts.contaminations = kept
 
 
-def _labels_unread(facts: Facts, split, complete: bool, notebook: bool) -> bool:
+def _all_read(facts: Facts, split, complete: bool) -> bool:
+    """Every read of the split's held-out side is seen: its parts carry rows (the reads of
+    rows the analysis could not follow are not seen), no ``exec`` of code built as text,
+    and the file is complete or no line the analysis skipped names what held that side
+    (nor calls the file's own functions, which may)."""
+    if facts.runs_strings or not split.rows:
+        return False
+    if complete:
+        return True
+    return facts.side_names is not None and not facts.side_names.get(Side("test", split.id), set()) & facts.unread_names
+
+
+def _labels_unread(facts: Facts, split, notebook: bool) -> bool:
     """``train_test_split(X, y)`` whose ``y_test`` no code reads (nor another module can
     import: a notebook, or the name bound again by the end; no ``exec`` of code built as
     text could) and on whose held-out side no model is scored."""
     held_out = Side("test", split.id)
-    return (complete and not facts.runs_strings and split.labelled and held_out not in facts.read_label_sides
+    return (split.labelled and held_out not in facts.read_label_sides
             and (notebook or held_out not in facts.kept_label_sides)
             and not any(ev.scored and holds_held_out(ev.rows, split.id) for ev in facts.evaluations))
 
 
-def _only_watched(facts: Facts, split, complete: bool, notebook: bool) -> bool:
+def _only_watched(facts: Facts, split, notebook: bool) -> bool:
     """The held-out side is read only as the rows a fit stops on: no model predicts or
     scores them, no metric reads them, and no other module can import them."""
     held_out = Side("test", split.id)
     stops = {stop.fit for stop in facts.early_stops if holds_held_out(stop.rows, split.id)}
-    return (complete and not facts.runs_strings and split.handed_out and bool(stops)
+    return (split.handed_out and bool(stops)
             and (notebook or held_out not in facts.kept_sides)
             and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations)
             and not any(holds_held_out(rows, split.id) for _, rows in facts.metric_rows)
