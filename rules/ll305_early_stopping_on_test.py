@@ -82,12 +82,10 @@ a tuning objective (`def objective(trial)`, a function handed to `study.optimize
 ranks trials and is silent, as is one in a function nothing in the file calls. Watching the test rows without early stopping
 (learning curves only) is silent, and so is Keras `EarlyStopping` without
 `restore_best_weights=True` (it stops on the test rows but keeps the last epoch). A loop over folds (or
-bootstrap resamples) that stops each fold on its own held-out fold is flagged when the
-fold scores are the evaluation: the fold models predict nothing but their held-out
-folds. When they also predict other rows (a test set, a submission) or are saved
-(`save_model`, `joblib.dump`) to predict them elsewhere, the out-of-fold
-score is read as a guide while those rows judge the model, and the loop is silent; the
-bias is of the same kind but small.
+bootstrap resamples) that stops each fold on its own held-out fold and scores it is
+flagged, also when the fold models predict a test set or a submission as well: the
+out-of-fold score is then read to compare experiments, weigh a blend or pick a
+threshold, and it is optimistic (the bias is of the same kind, usually small).
 
 `leaklint audit` runs the code's booster: scikit-learn's at every stage
 (`staged_predict`), LightGBM's and XGBoost's scikit-learn models with their first k trees
@@ -121,11 +119,7 @@ def check(ctx):
     hits = []
     for stop in facts.early_stops:
         event = facts.learns[stop.fit]
-        # out-of-fold loops whose models also predict other rows are left alone (see limitations)
-        watched = frozenset(
-            r for r in stop.rows - event.rows
-            if r.side is None or facts.splits[r.side.split].kind != "folds" or not _guides(stop.fit, r, facts)
-        )
+        watched = stop.rows - event.rows
         scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched and _after(ev.span, stop.since)]
         if not watched or not scored:
             continue
@@ -139,15 +133,6 @@ def check(ctx):
         procedure = combined(combined(_procedure(event, watched, facts), model_pieces(event)), metric_pieces(ev))
         hits.append(Hit(event.reported, message, related, procedure, {"learn": event.id, "watched": watched}))
     return hits
-
-
-def _guides(fit: int, row, facts) -> bool:
-    """The fold loop's model also predicts rows other than its held-out fold (a test set,
-    a submission), or is saved for that: its fold scores guide, and those other rows
-    judge the model."""
-    return fit in facts.saved or any(
-        fit in ev.fits and any(r.side != row.side for r in ev.rows) for ev in facts.evaluations
-    )
 
 
 def _after(span, since) -> bool:

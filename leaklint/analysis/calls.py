@@ -549,8 +549,6 @@ class CallsMixin:
             # runs logged with a score, fetched best first: a choice by that score
             self._choice([Data(scores=self._logged)], node)
             return Data(scores=self._logged)
-        if key in lib.SAVING_FUNCTIONS and args and isinstance(args[0], Estimator):
-            self.facts.saved |= args[0].fits  # joblib.dump(model, path)
         if key in lib.DATA_CLASSES and "label" in kwargs:
             self._note_labels(kwargs["label"])  # xgb.DMatrix(X, label=y): y is the label
         if _metric_function(qualname, root, name):
@@ -767,8 +765,6 @@ class CallsMixin:
             return UNKNOWN
         if method == "split" and est.shuffled is not None:
             return self._folds(est, args, kwargs, node)
-        if method in lib.SAVE_METHODS:
-            self.facts.saved |= est.fits  # bst.save_model(path): kept for use on other rows
         if method == "optimize" and est.qualname == lib.STUDY and args:
             return self._optimize(est, args[0], node)
         if method in lib.FIT_METHODS:

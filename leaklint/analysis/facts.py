@@ -219,7 +219,6 @@ class Facts:
     runs_strings: bool = False  # the file calls exec / eval: code built as text may read anything
     kept_sides: set = field(default_factory=set)  # Sides still held by module-level names at the end
     search_scores: set = field(default_factory=set)  # fit ids of searches whose CV scores code read
-    saved: set = field(default_factory=set)  # fit ids of models written out (save_model, joblib.dump)
     unread_lines: frozenset = frozenset()  # lines of code the analysis could not read (syntax errors, skipped cells)
     unread_names: frozenset = frozenset()  # the identifiers on those lines
     side_names: Optional[dict] = field(default_factory=dict)  # Side -> names that held its rows (None: a skipped line may read any)

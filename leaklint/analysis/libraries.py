@@ -240,8 +240,6 @@ GROUP_SPLITTERS = keys(
 
 # Keyword arguments of a fit that hand it rows to watch while it trains.
 # A fitted model written out to be used elsewhere: its method, or a function handed it.
-SAVE_METHODS = frozenset(("save_model", "save", "save_weights", "dump_model"))
-SAVING_FUNCTIONS = keys("joblib.dump", "pickle.dump", "torch.save")
 EVAL_KEYWORDS = ("eval_set", "validation_data", "evals", "valid_sets", "eval_X")
 # Callbacks that keep the epoch that scored best on the watched rows, with the keyword
 # that must be true for them to do so.
