@@ -221,6 +221,8 @@ def check(ctx):
         split = ctx.facts.splits.get(event.held_out_sides[0].split)
         if split is not None and not _reaches_a_model(event, split, by_hand, ctx.facts):
             continue
+        if split is not None and split.kind == "folds" and split.use == "other":
+            continue  # the held-out folds of an out-of-fold encoding, put together: the training table
         if (split is not None and event.kind == "fit" and event.method == "fit" and event.has_labels
                 and split.kind != "folds" and not _scored_on_held_out(split, ctx.facts)):
             # a model's second training part (a calibration set, a blend): nothing is scored on

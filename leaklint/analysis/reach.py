@@ -35,9 +35,18 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
     for event in facts.learns.values():
         for split_id in {r.side.split for r in event.rows if r.side is not None}:
             kinds.setdefault(split_id, set()).add(event.kind)
+    trained = {r.side.split for sink in facts.sinks for r in sink.rows if r.side is not None and not r.side.held_out}
+    encoding = {}  # split id -> kinds of what was learned from its training sides
+    for event in facts.learns.values():
+        for split_id in {r.side.split for r in event.rows if r.side is not None and not r.side.held_out}:
+            encoding.setdefault(split_id, set()).add(event.kind)
     for split in facts.splits.values():
         split.reached = touched.get(split.id, frozenset())
-        if split.kind == "cv" or split.id in touched:
+        if split.kind == "folds" and split.id not in trained and encoding.get(split.id, {"fit"}) <= ENCODING_KINDS:
+            # an out-of-fold encoding: statistics learn from the training folds and only the
+            # encoded held-out folds, put together, reach a model (fitted on all of them)
+            split.use = "other"
+        elif split.kind == "cv" or split.id in touched:
             split.use = "evaluation"
         elif split.kind == "slice" or (split.id in kinds and kinds[split.id] <= ENCODING_KINDS):
             # two slices at one bound (box[:2] / box[2:], plot colours) are a split only
