@@ -129,7 +129,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                     self._objective -= tuning_objective(func)
         if unread_names & ({func.name for func, _ in self._defined} | READS_ANY):
             self.facts.side_names = None  # a skipped line calls the file's own code: it may read anything
-        settle(self.facts, complete, notebook=bool(self._file and self._file.endswith(".ipynb")))
+        settle(self.facts, complete, alone=self._runs_as_script(tree) and not _trains_by_hand(tree))
         return self.facts
 
     def new_id(self) -> int:
@@ -1004,6 +1004,20 @@ _LITERAL_NODES = (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp)
 
 
 READS_ANY = frozenset({"exec", "eval", "globals", "locals", "vars"})  # a skipped line naming one may read any name
+
+HAND_TRAINED = frozenset({"torch", "jax", "flax", "paddle", "mxnet", "chainer"})  # models trained in loops the analysis does not follow
+
+
+def _trains_by_hand(tree: ast.Module) -> bool:
+    """The file imports a framework whose models are trained in hand-written loops: a split
+    with no model the analysis sees may still feed one."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in HAND_TRAINED for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in HAND_TRAINED:
+            return True
+    return False
+
 
 def _split_sides(value) -> set:
     """The sides of splits whose rows ``value`` holds (or, for a tuple of parts, its items)."""

@@ -21,10 +21,12 @@ from .values import Rows, Side
 ENCODING_KINDS = frozenset(("stat", "group-stat"))
 
 
-def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
+def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
     """``complete``: every line of the file was analysed (none neutralised, no cell
     skipped), so code that reads no part of a split shows that nothing is scored on it.
-    ``notebook``: no other file runs its code, so a split no model uses in it evaluates
+    ``alone``: a notebook, or a script with a ``__main__`` guard: it is run, and no other
+    file takes the data its code makes (it may import its functions, which are followed
+    there), so a split no model uses in it evaluates
     nothing (a script's split may feed a model in the next script)."""
     _swap_named_roles(facts)
     touched = {}  # split id -> learned ids that reached a model through its rows
@@ -52,8 +54,9 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
             # two slices at one bound (box[:2] / box[2:], plot colours) are a split only
             # when a model is fitted or scored on them
             split.use = "other"
-        if notebook and complete and split.use == "unknown" and split.kind in ("split", "folds"):
-            split.use = "other"  # a preprocessing notebook: split, but no model in it
+        if (alone and complete and split.use == "unknown" and split.kind in ("split", "folds")
+                and not any(holds_held_out(rows, split.id) for _, rows in facts.metric_rows)):
+            split.use = "other"  # a preprocessing notebook or script: split, but no model or metric in it
         if split.search is not None and split.search not in facts.search_scores:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
         if split.kind == "slice" and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations):
@@ -64,11 +67,11 @@ def settle(facts: Facts, complete: bool = True, notebook: bool = False) -> None:
             # a model is fitted on the training side and no code reads the held-out side:
             # nothing is evaluated on it (a model predicting new inputs, a final fit)
             split.use = "other"
-        elif readable and _labels_unread(facts, split, notebook) and split.use == "evaluation":
+        elif readable and _labels_unread(facts, split, alone) and split.use == "evaluation":
             # the held-out labels are never read and nothing is scored there: the held-out
             # rows are only predicted (for a submission, a chart), nothing is evaluated
             split.use = "other"
-        elif readable and _only_watched(facts, split, notebook) and split.use == "evaluation":
+        elif readable and _only_watched(facts, split, alone) and split.use == "evaluation":
             # the held-out rows only chose a boosting round or an epoch (eval_set with early
             # stopping) and nothing predicts or scores them: nothing is evaluated on them
             split.use = "other"
@@ -101,23 +104,23 @@ def _all_read(facts: Facts, split, complete: bool) -> bool:
     return facts.side_names is not None and not facts.side_names.get(Side("test", split.id), set()) & facts.unread_names
 
 
-def _labels_unread(facts: Facts, split, notebook: bool) -> bool:
+def _labels_unread(facts: Facts, split, alone: bool) -> bool:
     """``train_test_split(X, y)`` whose ``y_test`` no code reads (nor another module can
-    import: a notebook, or the name bound again by the end; no ``exec`` of code built as
+    import: a notebook or a guarded script, or the name bound again by the end; no ``exec`` of code built as
     text could) and on whose held-out side no model is scored."""
     held_out = Side("test", split.id)
     return (split.labelled and held_out not in facts.read_label_sides
-            and (notebook or held_out not in facts.kept_label_sides)
+            and (alone or held_out not in facts.kept_label_sides)
             and not any(ev.scored and holds_held_out(ev.rows, split.id) for ev in facts.evaluations))
 
 
-def _only_watched(facts: Facts, split, notebook: bool) -> bool:
+def _only_watched(facts: Facts, split, alone: bool) -> bool:
     """The held-out side is read only as the rows a fit stops on: no model predicts or
     scores them, no metric reads them, and no other module can import them."""
     held_out = Side("test", split.id)
     stops = {stop.fit for stop in facts.early_stops if holds_held_out(stop.rows, split.id)}
     return (split.handed_out and bool(stops)
-            and (notebook or held_out not in facts.kept_sides)
+            and (alone or held_out not in facts.kept_sides)
             and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations)
             and not any(holds_held_out(rows, split.id) for _, rows in facts.metric_rows)
             and not any(holds_held_out(e.rows, split.id) for e in facts.learns.values() if e.id not in stops))
