@@ -1065,3 +1065,17 @@ def test_no_statistic_of_the_training_part_once_its_name_holds_something_else():
               "print(LinearRegression().fit(df[['x']], df['y']).score(df_test[['x']], df_test['y']))\n")
     findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL301"]
     assert findings and all(f.fix is None for f in findings)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lightgbm") is None, reason="needs lightgbm")
+def test_a_fold_loop_over_a_training_split_draws_as_its_folds_do(tmp_path):
+    source = FOLD_STOPPING.replace(
+        "feats = list('abcd')\n",
+        "feats = list('abcd')\napp, app_test = train_test_split(app, test_size=0.25, random_state=7)\n").replace(
+        "from sklearn.model_selection import StratifiedKFold\n",
+        "from sklearn.model_selection import StratifiedKFold, train_test_split\n").replace(
+        "oof = np.zeros(len(app))\n", "oof = pd.Series(0.0, index=app.index)\n").replace(
+        "oof[valid_idx] = ", "oof.iloc[valid_idx] = ")
+    _fixed_and_runs(source, "train_x, train_y, test_size=0.2, random_state=1001)\n", tmp_path,
+                    "assert set(train_x_val.index) <= set(train_x.index)\n")
+

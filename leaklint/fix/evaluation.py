@@ -424,6 +424,14 @@ def _threshold(key) -> bool:
         key.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and isinstance(key.left, (ast.Subscript, ast.Attribute))
 
 
+def _owner(bound, t: Tree):
+    """The statement that binds the name ``bound`` (through tuple targets)."""
+    owner = t.parent.get(bound) if bound is not None else None
+    while isinstance(owner, (ast.Tuple, ast.List)):
+        owner = t.parent.get(owner)
+    return owner
+
+
 def _fold_options(loop: ast.For, t: Tree) -> str:
     """``for tr, te in splitter.split(X)``: a validation part drawn as the splitter draws its
     held-out folds (shuffled with its seed, else in order: the latest part)."""
@@ -470,9 +478,7 @@ def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
     last = t.binding(test_name, call)
     if not isinstance(last, ast.Name) or depth > 4:
         raise NoFix
-    owner = t.parent.get(last)
-    while isinstance(owner, (ast.Tuple, ast.List)):
-        owner = t.parent.get(owner)
+    owner = _owner(last, t)
     if isinstance(owner, ast.For):
         return _fold_options(owner, t)
     if not isinstance(owner, ast.Assign):
@@ -487,7 +493,10 @@ def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
            for n in ast.walk(owner.value)):
         return "shuffle=False"  # rows taken by position or past a cut (a series cut in time): the latest part
     found = set()
-    for name in {n.id for n in ast.walk(owner.value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}:
+    names = {n.id for n in ast.walk(owner.value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    # X.iloc[val_idx] in a fold loop: the fold indices say how the part was drawn, not how X was
+    folds = {name for name in names if isinstance(_owner(t.binding(name, owner), t), ast.For)}
+    for name in folds or names:
         try:
             found.add(_draw_options(name, owner, t, depth + 1))
         except NoFix:
