@@ -129,7 +129,8 @@ class Interpreter(CallsMixin, RecordingMixin):
                     self._objective -= tuning_objective(func)
         if unread_names & ({func.name for func, _ in self._defined} | READS_ANY):
             self.facts.side_names = None  # a skipped line calls the file's own code: it may read anything
-        settle(self.facts, complete, alone=self._runs_as_script(tree) and not _trains_by_hand(tree))
+        alone = bool(self.facts.splits) and self._runs_as_script(tree) and not _trains_by_hand(tree)
+        settle(self.facts, complete, alone=alone)
         return self.facts
 
     def new_id(self) -> int:
