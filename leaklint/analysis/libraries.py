@@ -239,7 +239,6 @@ GROUP_SPLITTERS = keys(
 )
 
 # Keyword arguments of a fit that hand it rows to watch while it trains.
-# A fitted model written out to be used elsewhere: its method, or a function handed it.
 EVAL_KEYWORDS = ("eval_set", "validation_data", "evals", "valid_sets", "eval_X")
 # Callbacks that keep the epoch that scored best on the watched rows, with the keyword
 # that must be true for them to do so.

@@ -26,8 +26,8 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
     skipped), so code that reads no part of a split shows that nothing is scored on it.
     ``alone``: a notebook, or a script with a ``__main__`` guard: it is run, and no other
     file takes the data its code makes (it may import its functions, which are followed
-    there), so a split no model uses in it evaluates
-    nothing (a script's split may feed a model in the next script)."""
+    there), so a split no model uses in it evaluates nothing (an unguarded script's split
+    may feed a model in the module that imports it)."""
     _swap_named_roles(facts)
     touched = {}  # split id -> learned ids that reached a model through its rows
     for sink in facts.sinks:
@@ -106,8 +106,8 @@ def _all_read(facts: Facts, split, complete: bool) -> bool:
 
 def _labels_unread(facts: Facts, split, alone: bool) -> bool:
     """``train_test_split(X, y)`` whose ``y_test`` no code reads (nor another module can
-    import: a notebook or a guarded script, or the name bound again by the end; no ``exec`` of code built as
-    text could) and on whose held-out side no model is scored."""
+    import: a notebook or a guarded script, or the name bound again by the end) and on
+    whose held-out side no model is scored."""
     held_out = Side("test", split.id)
     return (split.labelled and held_out not in facts.read_label_sides
             and (alone or held_out not in facts.kept_label_sides)
