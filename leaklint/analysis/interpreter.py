@@ -478,7 +478,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         if name in scope.globals and self._module is not scope:
             scope = self._module
         scope.env[name] = value
-        self._note_holder(name, value)
+        if self.facts.unread_names:
+            self._note_holder(name, value)
         if self._dotted:  # a new object: what was set on the old one's attributes is gone
             prefix = name + "."
             for path in [p for p in scope.env if p.startswith(prefix)]:
@@ -498,7 +499,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         elif isinstance(target, ast.Attribute):
             owner = self.ev(target.value, scope)
             path = self._path(target)
-            self._note_holder(target.attr, value)  # self.X_test = ...: a skipped line names X_test
+            if self.facts.unread_names:
+                self._note_holder(target.attr, value)  # self.X_test = ...: a skipped line names X_test
             if isinstance(owner, Instance):
                 self._heap[(owner.key, target.attr)] = value
             elif isinstance(owner, Data) and owner.rows and isinstance(target.value, (ast.Name, ast.Attribute)):
@@ -511,9 +513,9 @@ class Interpreter(CallsMixin, RecordingMixin):
                 self._dotted = True
 
     def _note_holder(self, name: str, value: Value) -> None:
-        """In a file with lines the analysis skipped, ``name`` held the rows of ``value``'s
-        split sides: a skipped line naming it may read them."""
-        if self.facts.unread_names and self.facts.side_names is not None and value.__class__ is Data:
+        """``name`` held the rows of ``value``'s split sides: a skipped line naming it may read
+        them (called only in files with lines the analysis skipped; binding is a hot path)."""
+        if self.facts.side_names is not None and value.__class__ is Data:
             for side in _split_sides(value):
                 self.facts.side_names.setdefault(side, set()).add(name)
 

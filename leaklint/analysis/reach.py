@@ -34,14 +34,13 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
         for split_id in {r.side.split for r in sink.rows if r.side is not None}:
             touched[split_id] = touched.get(split_id, frozenset()) | sink.learned
     kinds = {}  # split id -> kinds of what was learned from its sides
-    for event in facts.learns.values():
-        for split_id in {r.side.split for r in event.rows if r.side is not None}:
-            kinds.setdefault(split_id, set()).add(event.kind)
-    trained = {r.side.split for sink in facts.sinks for r in sink.rows if r.side is not None and not r.side.held_out}
     encoding = {}  # split id -> kinds of what was learned from its training sides
     for event in facts.learns.values():
-        for split_id in {r.side.split for r in event.rows if r.side is not None and not r.side.held_out}:
-            encoding.setdefault(split_id, set()).add(event.kind)
+        for side in {r.side for r in event.rows if r.side is not None}:
+            kinds.setdefault(side.split, set()).add(event.kind)
+            if not side.held_out:
+                encoding.setdefault(side.split, set()).add(event.kind)
+    trained = {r.side.split for sink in facts.sinks for r in sink.rows if r.side is not None and not r.side.held_out}
     for split in facts.splits.values():
         split.reached = touched.get(split.id, frozenset())
         if split.kind == "folds" and split.id not in trained and encoding.get(split.id, {"fit"}) <= ENCODING_KINDS:
@@ -55,7 +54,7 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
             # when a model is fitted or scored on them
             split.use = "other"
         if (alone and complete and split.use == "unknown" and split.kind in ("split", "folds")
-                and not any(holds_held_out(rows, split.id) for _, rows in facts.metric_rows)):
+                and not _metric_reads_held_out(facts, split.id)):
             split.use = "other"  # a preprocessing notebook or script: split, but no model or metric in it
         if split.search is not None and split.search not in facts.search_scores:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
@@ -122,8 +121,13 @@ def _only_watched(facts: Facts, split, alone: bool) -> bool:
     return (split.handed_out and bool(stops)
             and (alone or held_out not in facts.kept_sides)
             and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations)
-            and not any(holds_held_out(rows, split.id) for _, rows in facts.metric_rows)
+            and not _metric_reads_held_out(facts, split.id)
             and not any(holds_held_out(e.rows, split.id) for e in facts.learns.values() if e.id not in stops))
+
+
+def _metric_reads_held_out(facts: Facts, split_id: int) -> bool:
+    """A metric function's arguments hold the split's held-out rows."""
+    return any(holds_held_out(rows, split_id) for _, rows in facts.metric_rows)
 
 
 def _swap_named_roles(facts: Facts) -> None:

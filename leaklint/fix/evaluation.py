@@ -303,7 +303,7 @@ def _watch_list(value, fit_stmt, training: tuple, t: Tree) -> tuple:
     if not isinstance(value, ast.Name):
         return value, fit_stmt
     bound = t.binding(value.id, value)
-    owner = t.parent.get(bound) if bound is not None else None
+    owner = _owner(bound, t)
     if not (isinstance(owner, ast.Assign) and owner.targets == [bound] and isinstance(owner.value, (ast.List, ast.Tuple))
             and t.block(owner)[0] is t.block(fit_stmt)[0] and len(t.loads(value.id, owner.lineno)) == 1):
         raise NoFix
@@ -441,8 +441,7 @@ def _fold_options(loop: ast.For, t: Tree) -> str:
     if not (isinstance(source, ast.Call) and call_name(source) == "split" and isinstance(source.func, ast.Attribute)
             and isinstance(source.func.value, ast.Name)):
         raise NoFix
-    bound = t.binding(source.func.value.id, loop)
-    owner = t.parent.get(bound) if bound is not None else None
+    owner = _owner(t.binding(source.func.value.id, loop), t)
     made = owner.value if isinstance(owner, ast.Assign) and len(owner.targets) == 1 else None
     name = call_name(made) if isinstance(made, ast.Call) else None
     if name not in SPLITTERS:
