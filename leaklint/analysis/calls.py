@@ -988,6 +988,7 @@ class CallsMixin:
             for row in as_data(arg).rows:
                 split = self.facts.splits.get(row.side.split) if row.side is not None else None
                 if split is not None and split.qualname == "sample" and row.side.kind == "train":
+                    split.complemented = True
                     side = Side("test", split.id)
                     return replace(data, rows=frozenset(Rows(r.root, side) for r in data.rows), indexer=False, column=None)
         return None

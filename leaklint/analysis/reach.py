@@ -28,6 +28,7 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
     file takes the data its code makes (it may import its functions, which are followed
     there), so a split no model uses in it evaluates nothing (an unguarded script's split
     may feed a model in the module that imports it)."""
+    _whole_subsamples(facts)
     _swap_named_roles(facts)
     touched = {}  # split id -> learned ids that reached a model through its rows
     for sink in facts.sinks:
@@ -144,20 +145,37 @@ def _swap_named_roles(facts: Facts) -> None:
         scored = {r.side.kind for ev in facts.evaluations for r in ev.rows if r.side is not None and r.side.split == split.id}
         if fitted != {"test"} or "train" not in scored:
             continue
-        swap = {
+        _remap_sides(facts, {
             Side(kind, split.id): Side(other, split.id) for kind, other in (("train", "test"), ("test", "train"))
-        }
+        })
 
-        def swapped(rows):
-            return frozenset(Rows(r.root, swap.get(r.side, r.side)) for r in rows)
 
-        for event in facts.learns.values():
-            event.rows = swapped(event.rows)
-        for evaluation in facts.evaluations:
-            evaluation.rows = swapped(evaluation.rows)
-        facts.read_sides = {swap.get(side, side) for side in facts.read_sides}
-        facts.read_label_sides = {swap.get(side, side) for side in facts.read_label_sides}
-        facts.sinks = [Sink(swapped(sink.rows), sink.learned) for sink in facts.sinks]
+def _whole_subsamples(facts: Facts) -> None:
+    """``df = df.sample(frac=0.05)`` whose rest no code took: the rows drawn stand for the
+    whole population, so what is learned from them is learned from all rows of any split
+    made of them later."""
+    drawn = {
+        Side("train", split.id): None
+        for split in facts.splits.values() if split.qualname == "sample" and not split.complemented
+    }
+    if drawn:
+        _remap_sides(facts, drawn)
+        for split in facts.splits.values():
+            split.rows = frozenset(Rows(r.root, drawn.get(r.side, r.side)) for r in split.rows)
+
+
+def _remap_sides(facts: Facts, sides: dict) -> None:
+    """Rows of the sides in ``sides`` are rows of the side it maps them to, everywhere."""
+    def mapped(rows):
+        return frozenset(Rows(r.root, sides.get(r.side, r.side)) for r in rows)
+
+    for event in facts.learns.values():
+        event.rows = mapped(event.rows)
+    for evaluation in facts.evaluations:
+        evaluation.rows = mapped(evaluation.rows)
+    facts.read_sides = {sides.get(side, side) for side in facts.read_sides} - {None}
+    facts.read_label_sides = {sides.get(side, side) for side in facts.read_label_sides} - {None}
+    facts.sinks = [Sink(mapped(sink.rows), sink.learned) for sink in facts.sinks]
 
 
 def evaluated_models(facts: Facts, split) -> tuple:

@@ -52,6 +52,10 @@ from .values import (
 HELD_OUT_WORDS = re.compile(r"\btest|valid|hold.?out|unseen|out.of.sample|generali")
 
 
+# the bounds of a column of parsed dates: an origin or an end of the calendar
+DATE_BOUNDS = frozenset(("min", "max", "amin", "amax", "nanmin", "nanmax"))
+
+
 class RecordingMixin:
     def _name_correlated_column(self, matrix: Data, column: str) -> None:
         for learn_id in matrix.learned:
@@ -117,6 +121,10 @@ class RecordingMixin:
         data = as_data(value)
         if not data.rows or data.grouped is not None or data.element or row_wise(node, axis_position):
             return replace(data, column=None, indexer=False)
+        if name in DATE_BOUNDS and data.column is not None and data.column in {c for c, _ in data.dated}:
+            # df.day - df.day.min(): the earliest (or latest) date is an origin for elapsed
+            # time, one constant shift of every row; it learns nothing a model can use
+            return Data()
         if (data.stacked or data.listed or (value.__class__ is Seq and value.items)) and along_first(node, axis_position):
             # np.mean([p1, p2], axis=0), np.stack(preds).std(axis=0): across the arrays, per row
             return replace(data, column=None, indexer=False, stacked=False)
@@ -334,12 +342,20 @@ class RecordingMixin:
                 # the same assignment labels both sides; nothing learned reaches the inputs
                 continue
             for learn_id in learned:
-                learned_rows = self.facts.learns[learn_id].rows
+                learned_rows = self._subsampled(self.facts.learns[learn_id].rows)
                 if saw_held_out(learned_rows, split):
                     self._contaminate(learn_id, split.id, "output")
                 elif data.rows and learned_rows and data.rows <= learned_rows and training_side(learned_rows):
                     # learned from the training side, which is now split again (a CV of X_train)
                     self._contaminate(learn_id, split.id, "resplit")
+
+    def _subsampled(self, rows: frozenset) -> frozenset:
+        """``df = df.sample(frac=0.05)`` with the rest never taken: the rows drawn are the
+        population's rows, not a training side, for a split made of them later."""
+        def whole(row):
+            split = self.facts.splits.get(row.side.split) if row.side is not None else None
+            return split is not None and split.qualname == "sample" and not split.complemented
+        return frozenset(Rows(r.root, None) if whole(r) else r for r in rows)
 
     def _train_test_split(self, qualname, node, args, kwargs) -> Value:
         arrays = [a for a, n in zip(args, node.args) if not isinstance(n, ast.Starred)]
