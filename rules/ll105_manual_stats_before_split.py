@@ -57,9 +57,12 @@ before a cross-validation or a fold loop, quantile bins (`pd.qcut`) and ranks ge
 
 ## Known limitations
 A statistic used only to filter rows (`df[df.x < df.x.quantile(0.99)]`) or to define
-a label by comparison is deliberately not reported. Statistics passed through
-containers (a dict of means built in a loop) are followed only when the values flow
-through assignments in the same file.
+a label by comparison is deliberately not reported, nor is the earliest or latest date of
+a column of parsed dates (`(df.day - df.day.min()).dt.days`): it is an origin for elapsed
+time, one constant shift of every row. A numeric column minus its own minimum is still
+reported, as centering is in the seeds: the constant came from the held-out rows.
+Statistics passed through containers (a dict of means built in a loop) are followed only
+when the values flow through assignments in the same file.
 
 ## References
 - The seeds' note on fitting preprocessing inside each fold: "Calculating one set of
