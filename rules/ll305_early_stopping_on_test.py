@@ -67,9 +67,11 @@ nothing shows how the test rows were drawn). A later
 `model.score(X_train, y_train)` of the same model follows the rows it now trains on.
 Native boosters (`lgb.train(params, dtrain, valid_sets=[dtest])`, `xgb.train(...,
 evals=[(dtest, "test")])`) get new `Dataset` / `DMatrix` containers of the two parts,
-built as the originals were. No fix when the sides do not come from a
-`train_test_split` or a splitter's fold loop, or when the model predicts its training
-rows some other way.
+built as the originals were. A fit inside a helper of the file is fixed in the helper
+only when the file calls that helper once and hands it nowhere else (a splitter passed
+to it is read at that call); with other callers, editing the helper would change them
+too. No fix when the sides do not come from a `train_test_split` or a splitter's fold
+loop, or when the model predicts its training rows some other way.
 
 ## Known limitations
 The scored model must be the fitted object itself, or a best checkpoint reloaded with

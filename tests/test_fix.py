@@ -640,6 +640,28 @@ def test_a_fix_on_a_timed_line_keeps_the_magic(tmp_path):
     assert cell == "%timeit -n 3 acc = cross_val_score(make_pipeline(scl, clf), X, y, cv=5)"
 
 
+def test_an_import_a_fix_adds_goes_below_a_leading_cell_magic(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("%%time\nimport pandas as pd\nfrom xgboost import XGBClassifier\n"
+                                  "df = pd.read_csv('d.csv')\nX, y = df.drop(columns=['t']), df['t']"),
+        nbformat.v4.new_code_cell("from sklearn.model_selection import KFold\nscores = []\n"
+                                  "folds = KFold(5, shuffle=True, random_state=3)\n"
+                                  "for tr, te in folds.split(X):\n"
+                                  "    X_tr, y_tr, X_te, y_te = X.iloc[tr], y.iloc[tr], X.iloc[te], y.iloc[te]\n"
+                                  "    m = XGBClassifier(n_estimators=500, early_stopping_rounds=20)\n"
+                                  "    m.fit(X_tr, y_tr, eval_set=[(X_te, y_te)])\n"
+                                  "    scores.append(m.score(X_te, y_te))\nprint(sum(scores) / 5)"),
+    ]
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, str(path))
+    proc = leaklint("--fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    assert "Found 1 leak (1 fixed, 0 remaining)" in proc.stdout, proc.stdout + proc.stderr
+    first = "".join(json.loads(path.read_bytes())["cells"][0]["source"]).split("\n")
+    assert first[0] == "%%time" and first[1] == "import sklearn.model_selection"
+
+
 @pytest.mark.parametrize("made, options", [
     ("X_test_s = scaler.transform(X_test)", "random_state=42"),  # followed back to the split
     ("X_test_s = X_all[800:]", "shuffle=False"),  # rows cut by position: the latest part
@@ -967,6 +989,47 @@ def test_a_fold_loop_stops_each_fold_on_a_validation_part_of_its_training_fold(t
             "train_x, train_y, test_size=0.2, random_state=1001)\n") in fixed
     checks = "assert len(train_x_fit) == 160 and set(train_x_val.index) <= set(train_x.index)\n"
     _silent_and_runs(fixed, tmp_path, checks)
+
+
+# the same loop inside a helper the notebook calls once, handed the splitter
+FOLD_STOPPING_HELPER = (
+    "import lightgbm as lgb\nimport numpy as np\nimport pandas as pd\nfrom sklearn.metrics import roc_auc_score\n"
+    "from sklearn.model_selection import StratifiedKFold\n\n"
+    "def kfold_lgb(app, feats, folds):\n"
+    "    oof = np.zeros(len(app))\n"
+    "    for train_idx, valid_idx in folds.split(app[feats], app['TARGET']):\n"
+    "        train_x, train_y = app[feats].iloc[train_idx], app['TARGET'].iloc[train_idx]\n"
+    "        valid_x, valid_y = app[feats].iloc[valid_idx], app['TARGET'].iloc[valid_idx]\n"
+    "        clf = lgb.LGBMClassifier(n_estimators=50, verbose=-1)\n"
+    "        clf.fit(train_x, train_y, eval_set=[(valid_x, valid_y)], callbacks=[lgb.early_stopping(5, verbose=False)])\n"
+    "        oof[valid_idx] = clf.predict_proba(valid_x)[:, 1]\n"
+    "    return roc_auc_score(app['TARGET'], oof)\n\n"
+    "rng = np.random.default_rng(0)\n"
+    "app = pd.DataFrame(rng.normal(size=(300, 4)), columns=list('abcd'))\n"
+    "app['TARGET'] = rng.integers(0, 2, size=300)\n"
+    "skf = StratifiedKFold(n_splits=3, shuffle=True, random_state=1001)\n"
+    "print(kfold_lgb(app, list('abcd'), skf))\n"
+)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lightgbm") is None, reason="needs lightgbm")
+def test_a_fold_loop_in_a_helper_called_once_is_fixed_in_the_helper(tmp_path):
+    fix = _only_fix("a.py", FOLD_STOPPING_HELPER.encode())
+    fixed = fixed_bytes("a.py", FOLD_STOPPING_HELPER.encode(), fix.ops).decode()
+    # the splitter is the helper's parameter: its draw is read where the one call hands it over
+    assert ("        train_x_fit, train_x_val, train_y_fit, train_y_val = sklearn.model_selection.train_test_split("
+            "train_x, train_y, test_size=0.2, random_state=1001)\n") in fixed
+    _silent_and_runs(fixed, tmp_path, "")
+
+
+@pytest.mark.parametrize("change", [
+    "print(kfold_lgb(app, list('abc'), skf))\n",  # a second caller would change too
+    "runner = kfold_lgb\n",  # the helper is handed on: its callers are not all in sight
+])
+def test_no_fix_inside_a_helper_with_other_callers(change):
+    source = FOLD_STOPPING_HELPER + change
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
+    assert findings and all(f.fix is None for f in findings)
 
 
 def test_rows_drawn_early_serve_a_second_split_drawn_the_same_way(tmp_path):

@@ -265,9 +265,11 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     """A validation part split off the fit's own rows, right before the fit: the model stops
     on it, and the test rows only score it."""
     event = facts.learns[fact(hit, "learn")]
-    if event.site is not None:
-        raise NoFix
+    if event.span.path is not None:
+        raise NoFix  # the fit is in another module
     call = t.call(event.span)
+    if event.site is not None:
+        _sole_caller(call, t)
     if call_name(call) == "train":
         return _native_validation_fix(call, event.time is not None, t)
     x_node, y_node = argument(call, 0, "X") or argument(call, 0, "x"), argument(call, 1, "y")
@@ -314,6 +316,42 @@ def _watch_list(value, fit_stmt, training: tuple, t: Tree) -> tuple:
 
 # the booster's own data containers: (data argument, label argument) names
 CONTAINERS = {"Dataset": ("data", "label"), "DMatrix": ("data", "label"), "Pool": ("data", "label")}
+
+
+def _sole_caller(node, t: Tree) -> ast.Call:
+    """The one call of the helper of this file that holds ``node``, when the file calls it
+    once and reads it nowhere else: editing the helper changes that one call. NoFix
+    otherwise (other callers would change too, or the helper is handed elsewhere)."""
+    helper = t.scope_of(node)
+    if not isinstance(helper, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(t.parent.get(helper), ast.Module):
+        raise NoFix
+    reads = t.loads(helper.name)
+    call = t.parent.get(reads[0]) if len(reads) == 1 else None
+    if not isinstance(call, ast.Call) or call.func is not reads[0]:
+        raise NoFix
+    if sum(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in t.names.get(helper.name, ())) > 1:
+        raise NoFix
+    return call
+
+
+def _binding(name: str, use, t: Tree):
+    """The node that binds ``name`` for ``use``; for a parameter of a helper the file calls
+    once, the binding of the name handed to it at that call."""
+    bound = t.binding(name, use)
+    helper = t.scope_of(use)
+    if bound is not None or not isinstance(helper, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return bound
+    params = [a.arg for a in helper.args.posonlyargs + helper.args.args]
+    if name not in params:
+        return None
+    call = _sole_caller(use, t)
+    index = params.index(name)
+    positional = [a for a in call.args if not isinstance(a, ast.Starred)]
+    if len(positional) != len(call.args):
+        return None
+    handed = call.args[index] if index < len(call.args) else next(
+        (k.value for k in call.keywords if k.arg == name), None)
+    return t.binding(handed.id, call) if isinstance(handed, ast.Name) else None
 
 
 def _native_validation_fix(call, ordered: bool, t: Tree) -> Fix:
@@ -441,7 +479,7 @@ def _fold_options(loop: ast.For, t: Tree) -> str:
     if not (isinstance(source, ast.Call) and call_name(source) == "split" and isinstance(source.func, ast.Attribute)
             and isinstance(source.func.value, ast.Name)):
         raise NoFix
-    owner = _owner(t.binding(source.func.value.id, loop), t)
+    owner = _owner(_binding(source.func.value.id, loop, t), t)
     made = owner.value if isinstance(owner, ast.Assign) and len(owner.targets) == 1 else None
     name = call_name(made) if isinstance(made, ast.Call) else None
     if name not in SPLITTERS:

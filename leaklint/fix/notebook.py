@@ -8,7 +8,7 @@ import json
 import re
 from json.decoder import scanstring
 
-from ..sources import TIMED_PREFIX, _cell_text, load_notebook, read_notebook, split_lines
+from ..sources import PYTHON_CELL_MAGICS, TIMED_PREFIX, _cell_text, cell_magic, load_notebook, read_notebook, split_lines
 from .rewrite import rewrite
 from .tree import FixError
 
@@ -56,7 +56,7 @@ def fixed_cells(raw: bytes, ops) -> dict:
         if new_lines == old_lines:
             continue
         text = _cell_text(cells[number - 1])
-        merged = _merge(stored[number], old_lines, new_lines)
+        merged = _below_cell_magic(stored[number], _merge(stored[number], old_lines, new_lines))
         result[number] = "\n".join(merged) + ("\n" if merged and text.endswith(("\n", "\r")) else "")
     return result
 
@@ -75,6 +75,21 @@ def _merge(stored: list, old: list, new: list) -> list:
             raise FixError("the fix would change a line IPython rewrites (a magic)")
         out.extend(new[j1:j2])
     return out
+
+
+def _below_cell_magic(stored: list, merged: list) -> list:
+    """A cell magic (``%%time``) must stay its cell's first line: code a fix put above it
+    (an import at the top of the first cell) goes right below it."""
+    magic = cell_magic(stored)
+    if magic is None:
+        return merged
+    line = next(text for text in stored if text.strip())
+    at = merged.index(line) if line in merged else -1
+    if at < 0 or magic not in PYTHON_CELL_MAGICS:
+        raise FixError("the fix would change a cell that a cell magic runs")
+    if any(text.strip() for text in merged[:at]):
+        return [line, *merged[:at], *merged[at + 1:]]
+    return merged
 
 
 def _timed(stored: str, old: str, new: str) -> str:
