@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Callable, Optional
 
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
-from .analysis.libraries import NATIVE_TRAIN, lib_key
+from .analysis.libraries import NATIVE_TRAIN, OLD_SPLITTER_MODULE, lib_key
 from .analysis.networks import as_mlp, softmax_classes
 from .analysis.reach import watched_model
 
@@ -143,7 +143,10 @@ def split_phrase(split: SplitEvent, ctx: Context) -> str:
     name = split.qualname if split.kind == "slice" else split.qualname.rsplit(".", 1)[-1]
     if name == "cv":  # xgboost.cv / lightgbm.cv
         name = split.qualname.split(".", 1)[0] + ".cv"
-    return SPLIT_VERBS[split.kind].format(name=name) + f" at {ctx.where(split.span)}"
+    verb = SPLIT_VERBS[split.kind]
+    if split.qualname.startswith(OLD_SPLITTER_MODULE):
+        verb = verb.replace("{name}.split", "{name}")  # iterated itself (scikit-learn before 0.18)
+    return verb.format(name=name) + f" at {ctx.where(split.span)}"
 
 
 def short(qualname: str) -> str:

@@ -698,8 +698,9 @@ class CallsMixin:
         shuffled = None
         if key in lib.ALWAYS_SHUFFLED_SPLITTERS:
             shuffled = True
-        elif key in lib.OPTIONALLY_SHUFFLED_SPLITTERS:
-            shuffled = self._shuffle_flag(node, position=1, default=False)
+        elif key in lib.OPTIONALLY_SHUFFLED_SPLITTERS:  # KFold(n_splits, shuffle); before 0.18 KFold(n, n_folds, shuffle)
+            position = 2 if qualname.startswith(lib.OLD_SPLITTER_MODULE) else 1
+            shuffled = self._shuffle_flag(node, position=position, default=False)
         elif key in lib.ORDERED_SPLITTERS:
             shuffled = False
         inner = args[0] if args else kwargs.get("estimator")

@@ -369,6 +369,12 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def stmt_For(self, stmt, scope):
         iterable = self.ev(stmt.iter, scope)
+        if isinstance(iterable, Estimator) and iterable.shuffled is not None and iterable.qualname.startswith(
+                lib.OLD_SPLITTER_MODULE) and isinstance(iterable.node, ast.Call):
+            # for tr, te in KFold(len(y), n_folds=5): scikit-learn before 0.18 iterated the
+            # splitter itself, built on the rows' count (KFold) or labels (StratifiedKFold)
+            rows = [iterable.inner] if iterable.inner is not None and as_data(iterable.inner).rows else []
+            iterable = self._folds(iterable, rows, {}, iterable.node)
         before = dict(scope.env)
         self.assign(stmt.target, self.iterate(iterable), scope, stmt.iter)
         self._loops += 1

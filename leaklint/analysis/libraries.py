@@ -73,6 +73,8 @@ ORDERED_SPLITTERS = keys(
     "sklearn.model_selection.PredefinedSplit",
 )
 SPLITTERS = ALWAYS_SHUFFLED_SPLITTERS | OPTIONALLY_SHUFFLED_SPLITTERS | ORDERED_SPLITTERS
+# scikit-learn before 0.18: a splitter built on the rows' count or labels is iterated itself
+OLD_SPLITTER_MODULE = "sklearn.cross_validation."
 
 # Composite estimators: fitting one fits its steps within each CV training fold.
 PIPELINES = keys(
