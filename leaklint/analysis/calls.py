@@ -756,6 +756,15 @@ class CallsMixin:
             return receiver
         return merge_data([receiver] + args + list(kwargs.values()))
 
+    def _own_predictions(self, est: Estimator, args) -> bool:
+        """``model.score(X_test, model.predict(X_test))``: the labels it is scored against are
+        its own predictions, so the score measures nothing (always perfect)."""
+        labels = as_data(args[1]) if len(args) > 1 else None
+        if labels is None or not labels.scores or not est.fits:
+            return False
+        made = [e for e in self.facts.evaluations if e.id in labels.scores]
+        return bool(made) and all(e.fits == est.fits and not e.scored for e in made)
+
     def _estimator_method(self, est: Estimator, method, args, kwargs, node, scope) -> Value:
         if method == "add" and est.qualname.endswith(".Sequential") and len(node.args) == 1 and isinstance(node.func, ast.Attribute):
             # model.add(Dense(64, activation="relu")): the layer joins the model's description
@@ -789,7 +798,7 @@ class CallsMixin:
                 evaluation = Evaluation(
                     self.new_id(), span_of(node), est.fits, data.rows,
                     text_of(node.args[0] if node.args else None), in_loop=self._loops > 0,
-                    learned=data.learned, scored=method in lib.SCORE_METHODS,
+                    learned=data.learned, scored=method in lib.SCORE_METHODS and not self._own_predictions(est, args),
                 )
                 self.facts.evaluations.append(evaluation)
                 self._sink([data])
