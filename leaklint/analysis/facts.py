@@ -111,12 +111,16 @@ class SplitEvent:
     labelled: bool = False  # it split labels given on their own (train_test_split(X, y)): their parts are y_train, y_test
     search: Optional[int] = None  # the fit id of the search whose folds these are
     top_level: bool = False  # made by the module's own code, not inside a function
-    # a df.sample(frac=...) whose rest was taken (df.drop(train.index)); one whose rest
-    # never was is a subsample of the rows, not a division of them
-    complemented: bool = False
+    complemented: bool = False  # a df.sample(frac=...) whose rest was taken (df.drop(train.index))
     # (fit id, Evaluation) of each model fitted on its training side and used on its
     # held-out side, the one the code most plainly reports first (reach.settle)
     evaluated: tuple = ()
+
+    @property
+    def subsample(self) -> bool:
+        """A df.sample(frac=...) whose rest no code took: a subsample of the rows, standing
+        for all of them, not a division of them."""
+        return self.qualname == "sample" and not self.complemented
 
 
 @dataclass(frozen=True)

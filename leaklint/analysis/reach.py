@@ -154,10 +154,7 @@ def _whole_subsamples(facts: Facts) -> None:
     """``df = df.sample(frac=0.05)`` whose rest no code took: the rows drawn stand for the
     whole population, so what is learned from them is learned from all rows of any split
     made of them later."""
-    drawn = {
-        Side("train", split.id): None
-        for split in facts.splits.values() if split.qualname == "sample" and not split.complemented
-    }
+    drawn = {Side("train", split.id): None for split in facts.splits.values() if split.subsample}
     if drawn:
         _remap_sides(facts, drawn)
         for split in facts.splits.values():

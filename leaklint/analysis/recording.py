@@ -354,7 +354,7 @@ class RecordingMixin:
         population's rows, not a training side, for a split made of them later."""
         def whole(row):
             split = self.facts.splits.get(row.side.split) if row.side is not None else None
-            return split is not None and split.qualname == "sample" and not split.complemented
+            return split is not None and split.subsample
         return frozenset(Rows(r.root, None) if whole(r) else r for r in rows)
 
     def _train_test_split(self, qualname, node, args, kwargs) -> Value:

@@ -346,8 +346,7 @@ def _binding(name: str, use, t: Tree):
         return None
     call = _sole_caller(use, t)
     index = params.index(name)
-    positional = [a for a in call.args if not isinstance(a, ast.Starred)]
-    if len(positional) != len(call.args):
+    if any(isinstance(a, ast.Starred) for a in call.args):
         return None
     handed = call.args[index] if index < len(call.args) else next(
         (k.value for k in call.keywords if k.arg == name), None)
