@@ -201,8 +201,9 @@ def test_console_script_end_to_end(tmp_path):
 @pytest.mark.slow
 def test_audit_of_every_shipped_fixture(tmp_path):
     """``leaklint audit`` over every fixture end to end, one seed each: every finding is
-    measured or says in one line why it cannot be; nothing errs or times out. The
-    fixtures go to two audit runs side by side (one seed uses one core; the machine has two)."""
+    measured or says in one line why it cannot be; nothing errs or times out (at 300 s a
+    finding, so that a loaded machine is not taken for a hang). The fixtures go to two
+    audit runs side by side (one seed uses one core; the machine has two)."""
     script = Path(sys.executable).with_name("leaklint")
     if not script.exists():
         pytest.skip("the leaklint console script is not installed next to this Python")
@@ -212,7 +213,8 @@ def test_audit_of_every_shipped_fixture(tmp_path):
         folder = tmp_path / f"run{half}"
         folder.mkdir()
         runs.append(subprocess.Popen(
-            [str(script), "audit", *files[half::2], "--repeats", "1", "--no-progress", "--output-format", "json"],
+            [str(script), "audit", *files[half::2], "--repeats", "1", "--timeout", "300", "--no-progress",
+             "--output-format", "json"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder,
             env={**os.environ, "PYTHONWARNINGS": "ignore"},
         ))

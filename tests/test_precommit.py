@@ -11,7 +11,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -78,7 +77,6 @@ def test_hook_manifest():
 
 @pytest.mark.slow
 def test_pre_commit_try_repo(tmp_path):
-    started = time.monotonic()
     hook_repo = tmp_path / "leaklint-hook"
     shutil.copytree(ROOT, hook_repo, ignore=IGNORE)
     git("init", "-q", cwd=hook_repo)
@@ -128,4 +126,3 @@ def test_pre_commit_try_repo(tmp_path):
     commit_all(project, "accept the leak knowingly")
     proc = try_repo()
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert time.monotonic() - started < 180
