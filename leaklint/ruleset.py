@@ -136,11 +136,12 @@ SPLIT_VERBS = {
     "cv": "cross-validated by {name}",
     "folds": "split into folds by {name}.split",
     "slice": "split by position ({name})",
+    "mask": "split by a condition ({name})",
 }
 
 
 def split_phrase(split: SplitEvent, ctx: Context) -> str:
-    name = split.qualname if split.kind == "slice" else split.qualname.rsplit(".", 1)[-1]
+    name = split.qualname if split.kind in ("slice", "mask") else split.qualname.rsplit(".", 1)[-1]
     if name == "cv":  # xgboost.cv / lightgbm.cv
         name = split.qualname.split(".", 1)[0] + ".cv"
     verb = SPLIT_VERBS[split.kind]

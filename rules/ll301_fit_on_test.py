@@ -75,7 +75,10 @@ test file) are not held out. A model fitted with labels on the held-out side of 
 (not of a fold) that no model is then scored on (a calibration set, the second level of a
 blend, rows only predicted or plotted) is a second training part and is not reported.
 Stateless transformers (PolynomialFeatures, FunctionTransformer, Normalizer) and
-vocabulary-only encoders are not reported.
+vocabulary-only encoders are not reported. Nor is a surrogate fitted on the test rows to
+mimic another model's predictions there (`LogisticRegression().fit(X_test_s,
+black_box.predict(X_test))`), or a step fitted on the test rows whose output only such
+models use: for them those rows are training rows.
 
 ## References
 - The seeds' note on preprocessing inside each fold: "Recalculating the mean or
@@ -210,17 +213,38 @@ def _held_out_by_their_score(ctx) -> list:
     return hits
 
 
+def _only_models_of_these_rows(event, facts) -> bool:
+    """What was learned from the held-out rows feeds only models fitted on those same rows
+    (a surrogate fitted to mimic another model's predictions there, and scored on how well
+    it does): for them these rows are training rows, and no model fitted on other rows is
+    fitted on or scored on anything it learned. A model fitted there with labels is
+    reported on its own fit."""
+    users = [t for t in facts.trainings if event.id in t.features]
+    if not users or any(not t.rows or not t.rows <= event.rows for t in users):
+        return False
+    for evaluation in facts.evaluations:
+        if event.id in evaluation.learned:
+            fit_rows = {r for i in evaluation.fits if i in facts.learns for r in facts.learns[i].rows}
+            if not fit_rows or not fit_rows <= event.rows:
+                return False
+    return True
+
+
 def check(ctx):
     hits = _fitted_with_held_out(ctx) + _held_out_by_their_score(ctx)
     for event in ctx.facts.learns.values():
         by_hand = event.kind == "stat" and event.applied
-        if not event.rows or not (by_hand or _learned_step(event, ctx)):
+        if not event.rows or not (by_hand or _learned_step(event, ctx)) or event.mimics:
             continue
         if any(r.side is None or not r.side.held_out for r in event.rows):
             continue
         split = ctx.facts.splits.get(event.held_out_sides[0].split)
         if split is not None and not _reaches_a_model(event, split, by_hand, ctx.facts):
             continue
+        if _only_models_of_these_rows(event, ctx.facts):
+            continue
+        if split is not None and split.kind == "mask" and split.use == "other":
+            continue  # two parts by a condition that are not used as training and held-out parts
         if split is not None and split.kind == "folds" and split.use == "other":
             continue  # the held-out folds of an out-of-fold encoding, put together: the training table
         if (split is not None and event.kind == "fit" and event.method == "fit" and event.has_labels

@@ -77,7 +77,7 @@ def _held_out_splits(evaluation, facts) -> set:
     return {
         r.side.split
         for r in evaluation.rows
-        if r.side is not None and r.side.kind == "test" and facts.splits[r.side.split].kind in ("split", "slice")
+        if r.side is not None and r.side.kind == "test" and facts.splits[r.side.split].kind in ("split", "slice", "mask")
     }
 
 

@@ -22,6 +22,7 @@ from .facts import Facts
 from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
+from .masks import pair_masks
 from .slices import pair_slices
 from .specs import Mapping, Opaque, literal_of, opaque_text
 from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, tuning_objective
@@ -71,6 +72,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._module = None
         self._slices: dict = {}
         self._slice_splits: dict = {}
+        self._masks: dict = {}
         self._heap: dict = {}
         self._loops = 0
         self._origins: dict = {}  # id(Seq) -> names a list display was built from
@@ -99,6 +101,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._module = module
         if head_slices:
             self._slices = pair_slices(tree)
+        self._masks = pair_masks(tree)
         self.exec_block(tree.body, module)
         for value in module.env.values():  # (another module may import these names)
             self.facts.kept_sides |= _split_sides(value)
@@ -563,7 +566,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             current = self.ev(base_node, scope)
             key = column
             if target is not None:  # df["date"] = ..., or df[date_column] with date_column handed "date"
-                key = const_str(target.slice) or (_single_text(slot) if isinstance(target.slice, ast.Name) else None)
+                key = const_str(target.slice) or (
+                    _single_text(slot) if isinstance(target.slice, (ast.Name, ast.BinOp, ast.JoinedStr)) else None)
             mapping = isinstance(current, Seq) and isinstance(current.literal, tuple) and isinstance(current.literal[0], Mapping)
             if isinstance(current, Seq) and (current.keys or mapping) and key is not None:
                 keys, items = current.keys, current.items
@@ -773,6 +777,8 @@ class Interpreter(CallsMixin, RecordingMixin):
                 return part
         if fold is None and id(node) in self._slices:
             fold = self._positional_side(node, base)
+        if fold is None and id(node) in self._masks and base.rows:
+            fold = self._positional_side(node, base, self._masks, "mask")
         if fold is not None:
             return Data(
                 rows=frozenset(Rows(r.root, fold) for r in base.rows),
@@ -863,6 +869,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             for fold, other in ((left, right), (right, left)):
                 if isinstance(fold, FoldIndex) and not isinstance(other, FoldIndex) and not as_data(other).rows:
                     return fold
+            joined = _joined_text([left, right])
+            if joined is not None:  # column_name + "__zscore": a column name built from constants
+                return replace(self.derive([left, right], node), texts=frozenset({joined}))
         return self.derive([left, right], node)
 
     def _compare_scores(self, left: frozenset, right: frozenset) -> None:
@@ -978,10 +987,22 @@ class Interpreter(CallsMixin, RecordingMixin):
         values = [self.ev(part.value, scope) for part in node.values if isinstance(part, ast.FormattedValue)]
         texts = [Data(texts=frozenset({part.value})) for part in node.values if isinstance(part, ast.Constant)]
         self._note_score_label(values + texts)
-        return Data(tuning=merge_data(values).tuning)
+        parts = [Data(texts=frozenset({part.value})) if isinstance(part, ast.Constant)
+                 else self.ev(part.value, scope) if part.conversion == -1 and part.format_spec is None else UNKNOWN
+                 for part in node.values]
+        joined = _joined_text(parts)
+        return Data(tuning=merge_data(values).tuning, texts=frozenset({joined}) if joined is not None else frozenset())
 
 
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
+
+
+def _joined_text(parts) -> Optional[str]:
+    """The one string that parts, each one known string, make put together."""
+    texts = [_single_text(part) for part in parts]
+    if any(text is None for text in texts) or any(as_data(part).rows for part in parts):
+        return None
+    return "".join(texts)
 
 
 def _single_text(value) -> Optional[str]:

@@ -19,6 +19,7 @@ from .values import Rows, Side
 # loop, a statistic checked on each part. Estimator fits without labels (a scaler fitted
 # on the training side) suggest a model elsewhere, so they leave the split's use unknown.
 ENCODING_KINDS = frozenset(("stat", "group-stat"))
+POSITIONAL = frozenset(("slice", "mask"))  # splits the code cuts itself: a split only when scored there
 
 
 def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
@@ -50,7 +51,7 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
             split.use = "other"
         elif split.kind == "cv" or split.id in touched:
             split.use = "evaluation"
-        elif split.kind == "slice" or (split.id in kinds and kinds[split.id] <= ENCODING_KINDS):
+        elif split.kind in POSITIONAL or (split.id in kinds and kinds[split.id] <= ENCODING_KINDS):
             # two slices at one bound (box[:2] / box[2:], plot colours) are a split only
             # when a model is fitted or scored on them
             split.use = "other"
@@ -59,8 +60,14 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
             split.use = "other"  # a preprocessing notebook or script: split, but no model or metric in it
         if split.search is not None and split.search not in facts.search_scores:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
-        if split.kind == "slice" and not any(holds_held_out(ev.rows, split.id) for ev in facts.evaluations):
-            split.use = "other"  # x[:n] / x[n:] with nothing scored on the tail: a second training part
+        if split.kind in POSITIONAL and not any(holds_held_out(ev.rows, split.id) and (ev.scored or split.kind == "slice")
+                                                for ev in facts.evaluations):
+            # x[:n] / x[n:] with nothing scored on the tail: a second training part; a part
+            # taken by a condition only predicted: the competition's test rows of one table
+            split.use = "other"
+        if split.kind == "mask" and any(e.kind == "fit" and e.has_labels and holds_held_out(e.rows, split.id)
+                                        for e in facts.learns.values()):
+            split.use = "other"  # a model learns from the part taken for held out: the two are not train and test
         readable = _all_read(facts, split, complete)
         unread = readable and split.handed_out and Side("test", split.id) not in facts.read_sides
         if unread and split.use == "evaluation":

@@ -63,15 +63,15 @@ class RecordingMixin:
             if event.kind == "selection" and event.qualname == "corr" and event.column is None:
                 event.column = column
 
-    def _positional_side(self, node, base: Data) -> Side:
-        """The side of a positional split (``X[:n]`` / ``X[n:]``) this slice selects."""
-        bound, kind = self._slices[id(node)]
-        split = self._slice_splits.get(bound)
+    def _positional_side(self, node, base: Data, pairs=None, split_kind="slice") -> Side:
+        """The side of a positional split (``X[:n]`` / ``X[n:]``) this slice selects, or of
+        a split by a condition (``df[df.date < cutoff]`` / ``df[df.date >= cutoff]``)."""
+        bound, kind = (pairs if pairs is not None else self._slices)[id(node)]
+        split = self._slice_splits.get((split_kind, bound))
         if split is None:
-            split = self._new_split(
-                "slice", f"[:{bound}] / [{bound}:]", node, base, node.value, False, None, {}
-            )
-            self._slice_splits[bound] = split
+            name = f"[:{bound}] / [{bound}:]" if split_kind == "slice" else bound
+            split = self._new_split(split_kind, name, node, base, node.value, False, None, {})
+            self._slice_splits[(split_kind, bound)] = split
         elif not base.rows <= split.rows:
             split.rows = split.rows | base.rows
         self._split_inputs(split, [base])
@@ -132,6 +132,13 @@ class RecordingMixin:
         event = self._learn("stat", name, node, data, data_node, column=data.column)
         return Data(learned=data.learned | {event.id})
 
+    def _predicted(self, labels: Data) -> bool:
+        """Labels that are only a model's predictions (``y_blackbox = model.predict(X_test)``),
+        not a column of the data nor true labels with predicted ones added (pseudo-labels)."""
+        made = [e for e in self.facts.evaluations if e.id in labels.scores]
+        predicted = frozenset(r for e in made for r in e.rows)
+        return bool(made) and labels.column is None and labels.rows <= predicted
+
     def _learning_function(self, qualname, kind, node, args, kwargs) -> Value:
         data = as_data(args[0]) if args else UNKNOWN
         if kind == "resample" and not keyword_true(node, "replace"):
@@ -184,6 +191,7 @@ class RecordingMixin:
             method=method,
             steps=est.steps,
             has_labels=y_val is not None,
+            mimics=y_val is not None and self._predicted(as_data(y_val)),
             procedure=procedure,
             unknown=est.unknown,
             tuned=est.tuned,

@@ -294,8 +294,13 @@ def texts_of(value) -> frozenset:
 
 
 def order_mark(data: Data) -> Optional[TimeMark]:
-    """What shows ``data``'s rows are time-ordered: its own mark, or parsed dates still in it."""
-    return data.time or (data.dated[0][1] if data.dated else None)
+    """What shows ``data``'s rows are time-ordered: its own mark, or the parsed dates of
+    one column still in it. Rows that carry parsed dates of two columns or more (acquired
+    and established, opened and closed) are records with dates among their attributes, not
+    points of one series, until the code orders them by one."""
+    if data.time is not None:
+        return data.time
+    return data.dated[0][1] if len({column for column, _ in data.dated}) == 1 else None
 
 
 def select_columns(data: Data, columns) -> Data:

@@ -1,0 +1,96 @@
+"""Splits by a condition: ``train = df[df.date < cutoff]`` and ``valid = df[df.date >= cutoff]``.
+
+One condition alone (``df[df.price > 0]``) is a filter, not a split. Two subscripts that
+select by complementary comparisons of the same two expressions (``<`` and ``>=``,
+``<=`` and ``>``, ``!=`` and ``==``) are the two sides of a split when the names they are
+assigned to say so: one a training part (``train``, ``tr``), the other a held-out one
+(``valid``, ``va``, ``test``). Without such names the two parts are as often subgroups
+studied apart (``df[df.region == "South"]`` / ``!=``), and a part split again later
+would hide the steps fitted on it before. This pre-scan pairs them before the
+interpretation, as the positional pre-scan pairs slices. An equality with a literal
+(``df[df.interest_level == 3]``) picks a class or the competition's test rows of a
+stacked table; only one with a variable (a fold number) is paired.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .slices import assigned_names, named_side
+
+_COMPLEMENT = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.NotEq: ast.Eq, ast.Eq: ast.NotEq}
+_TRAINING_OPS = (ast.Lt, ast.LtE, ast.NotEq)  # one of each complementary pair
+_SHORT_TRAINING = {"tr", "trn", "trainset", "fit"}
+_SHORT_HELD_OUT = {"va", "vl", "te", "tst", "valset", "testset", "oof"}
+_SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.NotEq: "!=", ast.Eq: "=="}
+
+
+def _condition(node: ast.Subscript):
+    """(left text, right text, operator class) of ``frame[a OP b]`` / ``frame.loc[a OP b]``."""
+    key = node.slice
+    if isinstance(key, ast.Tuple) and len(key.elts) == 2 and isinstance(node.value, ast.Attribute) \
+            and node.value.attr == "loc":
+        key = key.elts[0]
+    if not (isinstance(key, ast.Compare) and len(key.ops) == 1 and type(key.ops[0]) in _COMPLEMENT):
+        return None
+    return ast.unparse(key.left), ast.unparse(key.comparators[0]), type(key.ops[0])
+
+
+def _compared(node: ast.Subscript):
+    key = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
+    return key.comparators[0]
+
+
+def _frame_name(node: ast.Subscript):
+    value = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "loc" else node.value
+    return value.id if isinstance(value, ast.Name) else None
+
+
+def pair_masks(tree: ast.AST) -> dict:
+    """Map id(Subscript node) -> (the condition as text, "train" | "test") for paired
+    conditions."""
+    assigns = [node for node in ast.walk(tree) if isinstance(node, ast.Assign)]
+    names = assigned_names(assigns)
+    for node in assigns:  # df_train = df[df.kfold != fold].reset_index(drop=True)
+        value = node.value
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+            value = value.func.value
+        if value is not node.value and isinstance(value, ast.Subscript) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            names[id(value)] = node.targets[0].id
+    groups: dict = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript) or id(node) not in names or names[id(node)] == _frame_name(node):
+            continue
+        condition = _condition(node)
+        if condition is not None and condition[2] in (ast.Eq, ast.NotEq) and isinstance(
+                _compared(node), ast.Constant):
+            continue  # df[df.label == 3] / != 3: a class or a table's own rows, not a fold
+        if condition is not None:
+            left, right, op = condition
+            groups.setdefault((left, right), {}).setdefault(op, []).append(node)
+    sides = {}
+    for (left, right), by_op in groups.items():
+        for op, nodes in by_op.items():
+            others = by_op.get(_COMPLEMENT[op])
+            if not others or op not in _TRAINING_OPS:
+                continue
+            said = {_part(names[id(n)]) for n in nodes}
+            said_other = {_part(names[id(n)]) for n in others}
+            if len(said) != 1 or len(said_other) != 1 or said | said_other != {"train", "test"}:
+                continue
+            text = f"{left} {_SYMBOL[op]} {right} / {_SYMBOL[_COMPLEMENT[op]]}"
+            for node in nodes:
+                sides[id(node)] = (text, _part(names[id(node)]))
+            for node in others:
+                sides[id(node)] = (text, _part(names[id(node)]))
+    return sides
+
+
+def _part(name: str):
+    """"train" or "test" when the name says which part it holds (``tr`` and ``va`` too)."""
+    side = named_side(name)
+    if side is None:
+        tokens = set(re.split(r"[^a-z]+", name.lower()))
+        side = "train" if tokens & _SHORT_TRAINING else "test" if tokens & _SHORT_HELD_OUT else None
+    return side
