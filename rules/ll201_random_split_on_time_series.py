@@ -71,7 +71,9 @@ then left out of the rows that are split does not make them time-ordered: rows t
 merely carry a timestamp are exchangeable until the code orders them by it. Such data
 that really is a series (daily demand, hourly trips) is therefore missed unless the
 code sorts or indexes it by the dates or builds lag or rolling features; add that
-order (it is needed for any time-aware split anyway). A split of entity ids is not a
+order (it is needed for any time-aware split anyway). Rows that carry parsed dates of two
+columns or more (a branch's established and acquired dates) are records with dates among
+their attributes, not points of one series, until the code orders them by one. A split of entity ids is not a
 split of a time series. Data is time-ordered only when the code shows it (this file,
 or a loader in the project's own modules that it calls); a column named `date` that is
 never parsed is not enough, and a loader from an installed package is not followed
