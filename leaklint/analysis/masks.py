@@ -37,6 +37,7 @@ def _condition(node: ast.Subscript):
 
 
 def _compared(node: ast.Subscript):
+    """What the condition compares with (``fold`` in ``df[df.kfold != fold]``)."""
     key = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
     return key.comparators[0]
 
@@ -63,12 +64,12 @@ def pair_masks(tree: ast.AST) -> dict:
         if not isinstance(node, ast.Subscript) or id(node) not in names or names[id(node)] == _frame_name(node):
             continue
         condition = _condition(node)
-        if condition is not None and condition[2] in (ast.Eq, ast.NotEq) and isinstance(
-                _compared(node), ast.Constant):
+        if condition is None:
+            continue
+        left, right, op = condition
+        if op in (ast.Eq, ast.NotEq) and isinstance(_compared(node), ast.Constant):
             continue  # df[df.label == 3] / != 3: a class or a table's own rows, not a fold
-        if condition is not None:
-            left, right, op = condition
-            groups.setdefault((left, right), {}).setdefault(op, []).append(node)
+        groups.setdefault((left, right), {}).setdefault(op, []).append(node)
     sides = {}
     for (left, right), by_op in groups.items():
         for op, nodes in by_op.items():
