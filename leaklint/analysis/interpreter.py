@@ -984,13 +984,13 @@ class Interpreter(CallsMixin, RecordingMixin):
     ex_YieldFrom = ex_Await
 
     def ex_JoinedStr(self, node, scope):
-        values = [self.ev(part.value, scope) for part in node.values if isinstance(part, ast.FormattedValue)]
-        texts = [Data(texts=frozenset({part.value})) for part in node.values if isinstance(part, ast.Constant)]
-        self._note_score_label(values + texts)
-        parts = [Data(texts=frozenset({part.value})) if isinstance(part, ast.Constant)
-                 else self.ev(part.value, scope) if part.conversion == -1 and part.format_spec is None else UNKNOWN
+        parts = [self.ev(part.value, scope) if isinstance(part, ast.FormattedValue) else Data(texts=frozenset({part.value}))
                  for part in node.values]
-        joined = _joined_text(parts)
+        values = [value for part, value in zip(node.values, parts) if isinstance(part, ast.FormattedValue)]
+        self._note_score_label(values + [value for part, value in zip(node.values, parts) if isinstance(part, ast.Constant)])
+        # f"{col}_z" is one known string; f"{x!r}" and f"{x:.2f}" are formatted, not joined
+        plain = all(getattr(part, "conversion", -1) == -1 and getattr(part, "format_spec", None) is None for part in node.values)
+        joined = _joined_text(parts) if plain else None
         return Data(tuning=merge_data(values).tuning, texts=frozenset({joined}) if joined is not None else frozenset())
 
 
