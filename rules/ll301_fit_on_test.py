@@ -187,7 +187,7 @@ def _held_out_by_their_score(ctx) -> list:
     for evaluation in ctx.facts.evaluations:
         if not evaluation.scored or not evaluation.rows or any(r.side is not None and r.side.held_out for r in evaluation.rows):
             continue  # (a held-out side of a split is the main check's business)
-        fit_rows = {r for i in evaluation.fits if i in ctx.facts.learns for r in ctx.facts.learns[i].rows}
+        fit_rows = _fit_rows(evaluation, ctx.facts)
         if not fit_rows or not disjoint_rows(fit_rows, evaluation.rows):
             continue
         for learn_id in sorted(evaluation.learned):
@@ -213,6 +213,11 @@ def _held_out_by_their_score(ctx) -> list:
     return hits
 
 
+def _fit_rows(evaluation, facts) -> set:
+    """The rows the evaluated model was fitted on."""
+    return {r for i in evaluation.fits if i in facts.learns for r in facts.learns[i].rows}
+
+
 def _only_models_of_these_rows(event, facts) -> bool:
     """What was learned from the held-out rows feeds only models fitted on those same rows
     (a surrogate fitted to mimic another model's predictions there, and scored on how well
@@ -224,7 +229,7 @@ def _only_models_of_these_rows(event, facts) -> bool:
         return False
     for evaluation in facts.evaluations:
         if event.id in evaluation.learned:
-            fit_rows = {r for i in evaluation.fits if i in facts.learns for r in facts.learns[i].rows}
+            fit_rows = _fit_rows(evaluation, facts)
             if not fit_rows or not fit_rows <= event.rows:
                 return False
     return True

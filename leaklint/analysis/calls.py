@@ -762,7 +762,7 @@ class CallsMixin:
         labels = as_data(args[1]) if len(args) > 1 else None
         if labels is None or not labels.scores or not est.fits:
             return False
-        made = [e for e in self.facts.evaluations if e.id in labels.scores]
+        made = self._made_by(labels)
         return bool(made) and all(e.fits == est.fits and not e.scored for e in made)
 
     def _estimator_method(self, est: Estimator, method, args, kwargs, node, scope) -> Value:

@@ -132,10 +132,14 @@ class RecordingMixin:
         event = self._learn("stat", name, node, data, data_node, column=data.column)
         return Data(learned=data.learned | {event.id})
 
+    def _made_by(self, labels: Data) -> list:
+        """The Evaluations (predictions or scores) that ``labels`` came out of."""
+        return [e for e in self.facts.evaluations if e.id in labels.scores]
+
     def _predicted(self, labels: Data) -> bool:
         """Labels that are only a model's predictions (``y_blackbox = model.predict(X_test)``),
         not a column of the data nor true labels with predicted ones added (pseudo-labels)."""
-        made = [e for e in self.facts.evaluations if e.id in labels.scores]
+        made = self._made_by(labels)
         predicted = frozenset(r for e in made for r in e.rows)
         return bool(made) and labels.column is None and labels.rows <= predicted
 
