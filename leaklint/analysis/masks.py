@@ -25,26 +25,19 @@ _SHORT_HELD_OUT = {"va", "vl", "te", "tst", "valset", "testset", "oof"}
 _SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.NotEq: "!=", ast.Eq: "=="}
 
 
+def _frame(node: ast.Subscript):
+    """The frame a subscript selects from (``df`` of ``df[...]`` and of ``df.loc[...]``)."""
+    return node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "loc" else node.value
+
+
 def _condition(node: ast.Subscript):
-    """(left text, right text, operator class) of ``frame[a OP b]`` / ``frame.loc[a OP b]``."""
+    """The comparison ``a OP b`` that ``frame[a OP b]`` / ``frame.loc[a OP b, ...]`` selects by."""
     key = node.slice
-    if isinstance(key, ast.Tuple) and len(key.elts) == 2 and isinstance(node.value, ast.Attribute) \
-            and node.value.attr == "loc":
+    if isinstance(key, ast.Tuple) and len(key.elts) == 2 and _frame(node) is not node.value:
         key = key.elts[0]
     if not (isinstance(key, ast.Compare) and len(key.ops) == 1 and type(key.ops[0]) in _COMPLEMENT):
         return None
-    return ast.unparse(key.left), ast.unparse(key.comparators[0]), type(key.ops[0])
-
-
-def _compared(node: ast.Subscript):
-    """What the condition compares with (``fold`` in ``df[df.kfold != fold]``)."""
-    key = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
-    return key.comparators[0]
-
-
-def _frame_name(node: ast.Subscript):
-    value = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "loc" else node.value
-    return value.id if isinstance(value, ast.Name) else None
+    return key
 
 
 def pair_masks(tree: ast.AST) -> dict:
@@ -61,15 +54,15 @@ def pair_masks(tree: ast.AST) -> dict:
             names[id(value)] = node.targets[0].id
     groups: dict = {}
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Subscript) or id(node) not in names or names[id(node)] == _frame_name(node):
+        if not isinstance(node, ast.Subscript) or id(node) not in names:
             continue
-        condition = _condition(node)
-        if condition is None:
-            continue
-        left, right, op = condition
-        if op in (ast.Eq, ast.NotEq) and isinstance(_compared(node), ast.Constant):
+        frame, condition = _frame(node), _condition(node)
+        if condition is None or (isinstance(frame, ast.Name) and frame.id == names[id(node)]):
+            continue  # no condition, or df = df[df.year >= 2000]: a filter
+        op, compared = type(condition.ops[0]), condition.comparators[0]
+        if op in (ast.Eq, ast.NotEq) and isinstance(compared, ast.Constant):
             continue  # df[df.label == 3] / != 3: a class or a table's own rows, not a fold
-        groups.setdefault((left, right), {}).setdefault(op, []).append(node)
+        groups.setdefault((ast.unparse(condition.left), ast.unparse(compared)), {}).setdefault(op, []).append(node)
     sides = {}
     for (left, right), by_op in groups.items():
         for op, nodes in by_op.items():
