@@ -20,7 +20,7 @@ from typing import Callable, Optional
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
 from .analysis.libraries import NATIVE_TRAIN, OLD_SPLITTER_MODULE, lib_key
 from .analysis.networks import as_mlp, softmax_classes
-from .analysis.reach import watched_model
+from .analysis.reach import POSITIONAL, watched_model
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Known limitations", "References")
 _CODE_BLOCK = re.compile(r"```(?:python)?\n(.*?)```", re.S)
@@ -141,7 +141,7 @@ SPLIT_VERBS = {
 
 
 def split_phrase(split: SplitEvent, ctx: Context) -> str:
-    name = split.qualname if split.kind in ("slice", "mask") else split.qualname.rsplit(".", 1)[-1]
+    name = split.qualname if split.kind in POSITIONAL else split.qualname.rsplit(".", 1)[-1]
     if name == "cv":  # xgboost.cv / lightgbm.cv
         name = split.qualname.split(".", 1)[0] + ".cv"
     verb = SPLIT_VERBS[split.kind]

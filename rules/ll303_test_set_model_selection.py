@@ -62,6 +62,7 @@ in the same file (assumed to be the final test).
   in performance evaluation, JMLR 11, 2010.
 """
 from leaklint.analysis.facts import disjoint_rows
+from leaklint.analysis.reach import POSITIONAL
 from leaklint.ruleset import Hit
 
 CODE = "LL303"
@@ -77,7 +78,7 @@ def _held_out_splits(evaluation, facts) -> set:
     return {
         r.side.split
         for r in evaluation.rows
-        if r.side is not None and r.side.kind == "test" and facts.splits[r.side.split].kind in ("split", "slice", "mask")
+        if r.side is not None and r.side.kind == "test" and facts.splits[r.side.split].kind in ("split", *POSITIONAL)
     }
 
 
