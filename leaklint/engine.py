@@ -17,6 +17,7 @@ from .fix.plan import PLANNERS, merged, plan
 from .fix.tree import Tree
 from .recover import MAX_SKIPPED_LINES, neutralise, syntax_reason
 from .ruleset import Context, Rule
+from .lines import split_lines
 from .sources import Source, SourceError, decode, read_source
 from .suppress import file_is_suppressed, suppressed
 
@@ -117,7 +118,7 @@ def parse(source: Source, path: str) -> tuple:
                 text = _skip_line(text, err.lineno, reason, errors)
                 continue
             errors.append(SourceError(reason + SKIPPED_SUFFIXES[1], line, cell))
-            lines = text.split("\n")
+            lines = split_lines(text)
             for index, (number, _line) in enumerate(source.cells):
                 if number == cell and index < len(lines):
                     lines[index] = ""
@@ -268,7 +269,7 @@ def _run_rules(path, source, tree, text, facts, rules, catalogs, fixable, comple
     def related(span: Span, message: str) -> Related:
         return Related(location(span), message, display_path(span.path) if span.path is not None else None)
 
-    lines = text.split("\n")
+    lines = split_lines(text)
     starts = None
     syntax = None
     findings = {}
@@ -319,7 +320,7 @@ def _unread_code(source: Source, text: str) -> list:
     lines = list(source.unread)
     if text != source.text:  # only a file with a neutralised line or a blanked cell needs the comparison
         lines += [(number, theirs) for number, (ours, theirs)
-                  in enumerate(zip(text.split("\n"), source.text.split("\n")), start=1) if ours != theirs]
+                  in enumerate(zip(split_lines(text), split_lines(source.text)), start=1) if ours != theirs]
     return [(number, line) for number, line in lines if NAMES_CODE.search(line.split("#")[0])]
 
 

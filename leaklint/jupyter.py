@@ -23,7 +23,8 @@ from IPython.display import display
 from .config import ConfigError
 from .report.session import mimebundle
 from .runner import SettingsResolver, job_for, run_job
-from .sources import python_cell, split_lines
+from .lines import split_lines
+from .sources import python_cell
 
 # The file name the session is linted as: per-file-ignores for notebooks in the working
 # directory apply to it.

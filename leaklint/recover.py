@@ -9,13 +9,15 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from .lines import split_lines
+
 # A script with more bad lines than this is unparsable as a whole.
 MAX_SKIPPED_LINES = 20
 
 
 def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
     """``text`` with line ``lineno`` neutralised; None when there is nothing left to try."""
-    lines = text.split("\n")
+    lines = split_lines(text)
     if not lineno or lineno > len(lines):
         return None
     bad = lines[lineno - 1]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from . import recover
+from .lines import split_lines
 
 
 class SourceError(Exception):
@@ -95,7 +96,6 @@ _TIMED = re.compile(r"^%(?:time|timeit)(?:\s+-[a-z](?:\s*\d+)?)*\s+(?=\S)")
 # ``?obj``, ``obj?``, ``obj??``, ``np.*load*?``
 _HELP = re.compile(r"^(?:\?\??[\w.*\[\]]+|[\w.*\[\]]+\?\??)\s*$")
 _SPECIAL = re.compile(r"[\]\[(){}\"'#\\]")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def neutralise(line: str) -> str:
@@ -217,14 +217,6 @@ def _cell_text(cell) -> str:
     if not isinstance(source, str):
         raise SourceError("malformed notebook: a cell's source is not text")
     return source
-
-
-def split_lines(text: str) -> list:
-    """Lines as Python counts them (``\\n``, ``\\r\\n``, ``\\r``), like str.splitlines otherwise."""
-    lines = _LINE_BREAK.split(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def cell_magic(lines: list):

@@ -380,3 +380,36 @@ def test_fifo_and_device_named_like_python_files_do_not_block(tmp_path):
     if os.path.exists("/dev/zero"):
         assert lines_for(proc, "zero.py") == ["zero.py:1:1: LL000 cannot read: not a regular file"]
     assert len(lines_for(proc, "leaky.py")) == 1
+
+
+def test_lone_carriage_return_lines(tmp_path):
+    """Old Mac files end lines in a lone ``\\r``: findings keep Python's line numbers, a
+    ``noqa`` on such a line is read, and a fix that libcst cannot write back byte for byte
+    is reported in one line and leaves the file as it was."""
+    text = LEAKY.replace("\n", "\r")
+    (tmp_path / "mac.py").write_bytes(text.encode())
+    proc = leaklint("--output-format", "json", "mac.py", cwd=tmp_path)
+    assert_no_traceback(proc)
+    assert [(f["code"], f["line"]) for f in json.loads(proc.stdout)] == [("LL101", LEAK_LINE)]
+    lines = text.split("\r")
+    lines[LEAK_LINE - 1] += "  # noqa: LL101"
+    (tmp_path / "quiet.py").write_bytes("\r".join(lines).encode())
+    proc = leaklint("quiet.py", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout.strip()) == (0, "No leaks found.")
+    proc = leaklint("--fix", "--unsafe-fixes", "mac.py", cwd=tmp_path)
+    assert_no_traceback(proc)
+    assert (tmp_path / "mac.py").read_bytes() == text.encode()
+    assert proc.stderr.strip() == "leaklint: mac.py: a fix could not be written (libcst cannot write the file back unchanged)"
+
+
+def test_form_feed_does_not_shift_fix_rows(tmp_path):
+    """A form feed is not a line break for Python: the rows of a fix's edits are the rows
+    the finding names."""
+    lines = LEAKY.splitlines()
+    lines.insert(3, "\x0c# section two")
+    (tmp_path / "ff.py").write_text("\n".join(lines) + "\n")
+    proc = leaklint("--output-format", "json", "--unsafe-fixes", "ff.py", cwd=tmp_path)
+    (finding,) = json.loads(proc.stdout)
+    assert finding["line"] == LEAK_LINE + 1
+    rows = sorted(e["location"]["row"] for e in finding["fix"]["edits"])
+    assert rows[0] == LEAK_LINE + 1

@@ -11,7 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..findings import Edit, Fix
-from ..sources import _cell_text, load_notebook, split_lines
+from ..lines import line_ends, split_lines
+from ..sources import _cell_text, load_notebook
 from .tree import FixError
 
 APPLICABILITY = ("safe", "unsafe", "display-only")
@@ -89,7 +90,7 @@ def _text(raw: bytes) -> str:
 
 def text_edits(old: str, new: str, cell=None) -> list:
     """Line-granular Edits turning ``old`` into ``new``."""
-    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    a, b = line_ends(old), line_ends(new)
     edits = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":
@@ -112,8 +113,9 @@ def user_edits(path: str, old: bytes, new: bytes) -> list:
 
 
 def unified_diff(path: str, old: bytes, new: bytes) -> str:
-    """A diff that ``patch -p0`` and ``git apply -p0`` apply from the working folder."""
-    a, b = _text(old).splitlines(keepends=True), _text(new).splitlines(keepends=True)
+    """A diff that ``patch -p0`` and ``git apply -p0`` apply from the working folder: its
+    lines are the file's ``\n``-ended lines, as those tools read them."""
+    a, b = list(io.StringIO(_text(old), newline="\n")), list(io.StringIO(_text(new), newline="\n"))
     lines = []
     for line in difflib.unified_diff(a, b, fromfile=path, tofile=path):
         lines.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")

@@ -8,7 +8,8 @@ import json
 import re
 from json.decoder import scanstring
 
-from ..sources import PYTHON_CELL_MAGICS, TIMED_PREFIX, _cell_text, cell_magic, load_notebook, read_notebook, split_lines
+from ..lines import split_lines
+from ..sources import PYTHON_CELL_MAGICS, TIMED_PREFIX, _cell_text, cell_magic, load_notebook, read_notebook
 from .rewrite import rewrite
 from .tree import FixError
 

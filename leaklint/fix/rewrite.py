@@ -17,11 +17,16 @@ from .tree import FixError
 
 @lru_cache(maxsize=8)
 def _parsed(text: str) -> cst.Module:
-    """libcst's tree of a file, parsed once for all the fixes written into it (trees are immutable)."""
+    """libcst's tree of a file, parsed once for all the fixes written into it (trees are immutable).
+    A file libcst does not write back byte for byte (one whose lines end in a lone ``\r``
+    loses its last line break) gets no fix: a fix changes only what it is about."""
     try:
-        return cst.parse_module(text)
+        module = cst.parse_module(text)
     except (cst.ParserSyntaxError, RecursionError) as err:
         raise FixError(f"libcst cannot parse the file: {str(err).splitlines()[0]}") from None
+    if module.code != text:
+        raise FixError("libcst cannot write the file back unchanged")
+    return module
 
 
 def rewrite(text: str, ops) -> str:

@@ -11,6 +11,7 @@ from collections import defaultdict
 from typing import Optional
 
 from ..findings import Op
+from ..lines import split_lines
 
 _SNAKE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -29,7 +30,7 @@ class Tree:
         every name on them counts as read there, so no fix deletes what they use."""
         self.tree = tree
         self.text = text
-        self.lines = text.split("\n")
+        self.lines = split_lines(text)
         self.parent: dict = {}
         self.calls: dict = {}
         self.names = defaultdict(list)

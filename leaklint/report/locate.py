@@ -17,8 +17,9 @@ from json.decoder import scanstring
 from pathlib import Path
 from typing import Optional
 
+from ..lines import LINE_BREAK
+
 _WS = re.compile(r"[ \t\n\r]*")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _DECODER = json.JSONDecoder()
 
 
@@ -135,7 +136,7 @@ class NotebookMap:
                 return self._skip(at)
             end, pieces = self._source(at)
             text = "".join(p.text for p in pieces)
-            starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+            starts = [0] + [m.end() for m in LINE_BREAK.finditer(text)]
             self.cells[number] = (pieces, starts)
             return end
 
