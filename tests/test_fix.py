@@ -1142,3 +1142,35 @@ def test_a_fold_loop_over_a_training_split_draws_as_its_folds_do(tmp_path):
     _fixed_and_runs(source, "train_x, train_y, test_size=0.2, random_state=1001)\n", tmp_path,
                     "assert set(train_x_val.index) <= set(train_x.index)\n")
 
+
+
+GENERATED_TEXTS = '''
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+
+
+def lines(n):
+    for i in range(n):
+        yield "good day" if i % 2 else "bad night"
+
+
+texts = {texts}
+labels = np.arange(40) % 2
+vectorizer = TfidfVectorizer()
+features = vectorizer.fit_transform(texts)
+print(cross_val_score(LogisticRegression(), features, labels, cv=5).mean())
+'''
+
+
+def test_a_step_fitted_on_a_generator_is_not_moved_into_a_pipeline(tmp_path):
+    """A pipeline draws its folds by index, which a generator's items cannot give: the step
+    fitted on one keeps its finding and gets no fix; on the same items as a list, the
+    pipeline fix runs."""
+    generator = GENERATED_TEXTS.format(texts="lines(40)").encode()
+    (finding,) = [f for f in lint("a.py", generator).findings if f.code != "LL000"]
+    assert (finding.code, finding.fix) == ("LL101", None)
+    _fixed_and_runs(GENERATED_TEXTS.format(texts="list(lines(40))"),
+                    "cross_val_score(make_pipeline(vectorizer, LogisticRegression()), texts, labels, cv=5)",
+                    tmp_path, "")

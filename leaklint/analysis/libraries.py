@@ -204,6 +204,8 @@ ARCHIVE_LOADERS = keys("numpy.load")
 # Methods that learn from data, and what they return.
 FIT_METHODS = frozenset(("fit", "fit_transform", "fit_resample", "fit_sample", "fit_predict", "partial_fit"))
 RESAMPLE_METHODS = frozenset(("fit_resample", "fit_sample"))
+# fits that return the rows they learned from, transformed
+OUTPUT_FIT_METHODS = FIT_METHODS - {"fit", "partial_fit"}
 # list.append(x) and friends: the list now holds what x holds.
 COLLECTING_METHODS = frozenset(("append", "extend", "insert"))
 PREDICT_METHODS = frozenset(("predict", "predict_proba", "predict_log_proba", "decision_function"))

@@ -17,6 +17,7 @@ import ast
 import re
 
 from .slices import assigned_names, named_side
+from .syntax import statements
 
 _COMPLEMENT = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.NotEq: ast.Eq, ast.Eq: ast.NotEq}
 _TRAINING_OPS = (ast.Lt, ast.LtE, ast.NotEq)  # one of each complementary pair
@@ -43,17 +44,21 @@ def _condition(node: ast.Subscript):
 def pair_masks(tree: ast.AST) -> dict:
     """Map id(Subscript node) -> (the condition as text, "train" | "test") for paired
     conditions."""
-    assigns = [node for node in ast.walk(tree) if isinstance(node, ast.Assign)]
+    assigns = [node for node in statements(tree) if isinstance(node, ast.Assign)]
     names = assigned_names(assigns)
-    for node in assigns:  # df_train = df[df.kfold != fold].reset_index(drop=True)
-        value = node.value
+    candidates = {}
+    for node in assigns:
+        parts = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+        candidates.update((id(part), part) for part in parts)
+        value = node.value  # df_train = df[df.kfold != fold].reset_index(drop=True)
         while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
             value = value.func.value
         if value is not node.value and isinstance(value, ast.Subscript) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             names[id(value)] = node.targets[0].id
+            candidates[id(value)] = value
     groups: dict = {}
-    for node in ast.walk(tree):
+    for node in candidates.values():
         if not isinstance(node, ast.Subscript) or id(node) not in names:
             continue
         frame, condition = _frame(node), _condition(node)

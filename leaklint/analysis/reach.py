@@ -206,8 +206,9 @@ def evaluated_models(facts: Facts, split) -> tuple:
 def watched_model(facts: Facts, split) -> Optional[LearnEvent]:
     """The first model fitted on ``split``'s training side that reports its score on the
     held-out side each epoch or round (``validation_data=(X_test, y_test)``)."""
-    for event in sorted(facts.learns.values(), key=lambda e: e.id):
+    watching = [e for e in facts.learns.values() if e.kind == "fit" and e.has_labels and e.watched]
+    for event in sorted(watching, key=lambda e: e.id):
         trained = any(r.side is not None and r.side.split == split.id and not r.side.held_out for r in event.rows)
-        if event.kind == "fit" and event.has_labels and trained and holds_held_out(event.watched, split.id):
+        if trained and holds_held_out(event.watched, split.id):
             return event
     return None

@@ -182,6 +182,10 @@ class RecordingMixin:
         if x_node is None:
             x_node = node.args[0] if node.args else keyword_node(node, "X")
         data = as_data(x_val)
+        if not data.rows and method in lib.OUTPUT_FIT_METHODS:
+            # rows nothing named before (lines of a file read by hand): the rows returned are the
+            # rows learned from, so a later split of the output finds this step
+            data = replace(data, rows=self.fresh_rows())
         built = span_of(est.node) if isinstance(est.node, ast.Call) else span_of(node)
         procedure = {"step": est.spec, "fit_method": method, "origins": {"step": built}}
         if est.grid_size:

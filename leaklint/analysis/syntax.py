@@ -20,6 +20,21 @@ def span_of(node: ast.AST) -> Span:
     return Span(line, col, end_line, end_col, getattr(node, PATH_ATTRIBUTE, None))
 
 
+def statements(tree: ast.AST):
+    """Every statement in ``tree``, without descending into expressions (a pre-scan that
+    looks only at statements then costs nothing per element of a large literal table)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, field, None)
+            if isinstance(children, list):
+                for child in children:
+                    if isinstance(child, ast.stmt):
+                        yield child
+                    stack.append(child)
+
+
 def text_of(node: Optional[ast.AST]) -> str:
     if node is None:
         return "the data"

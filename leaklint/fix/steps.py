@@ -87,6 +87,8 @@ class Step:
         if out is not call and out.func.value is not call:
             self.recv = out.func.value  # fitted in a statement of its own: the name it is read by
         self.data = call.args[0]
+        if t.generator(self.data):
+            raise NoFix  # a pipeline handed a generator could not draw its folds from it
         self.label = call.args[1] if len(call.args) == 2 else None
         self.stmt = t.assigned(out)
         target = self.stmt.targets[0]

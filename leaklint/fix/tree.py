@@ -228,6 +228,19 @@ class Tree:
             return self.module_of(func.value.id)
         return None
 
+    def generator(self, node) -> bool:
+        """``node`` is a name bound to a call of a generator function this file defines: its
+        items can be read once, in order, and not drawn by index (as folds are)."""
+        if not isinstance(node, ast.Name):
+            return False
+        store = self.binding(node.id, node)
+        value = self.parent.get(store).value if isinstance(self.parent.get(store), ast.Assign) else None
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+            return False
+        return any(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == value.func.id
+                   and any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(d))
+                   for d in self.names.get(value.func.id, ()))
+
     def bound(self, name: str) -> bool:
         return name in self.names
 
