@@ -151,7 +151,10 @@ def split_phrase(split: SplitEvent, ctx: Context) -> str:
 
 
 def short(qualname: str) -> str:
-    return qualname.rsplit(".", 1)[-1].replace("|", " or ")
+    """The class or function a message names: ``StandardScaler``; a library's training
+    function keeps its library (``lightgbm.train``), "train" alone names nothing."""
+    name = qualname.rsplit(".", 1)[-1].replace("|", " or ")
+    return f"{qualname.split('.')[0]}.train" if name == "train" and "." in qualname else name
 
 
 UNKNOWN_CLASS = (

@@ -129,8 +129,9 @@ def _resubstitution(ctx, reported) -> list:
             if fit_id in reported or not _model_fit(event, ctx) or not event.rows:
                 continue
             if evaluation.rows == event.rows and evaluation.data == event.data:
-                if fit_id in held_out_scored or {r.root for r in event.rows} & cross_validated:
-                    continue
+                if fit_id in held_out_scored or (
+                        {r.root for r in event.rows} & cross_validated and evaluation.label != "held-out"):
+                    continue  # (a cross-validation beside it does not make a "validation" score of the training rows one)
                 # passed off as performance: called a test score, or set against another
                 # model's held-out score (an in-sample fit shown as such is a diagnostic)
                 if evaluation.label != "held-out" and (evaluation.label == "train" or not evaluation.compared_with & held_out):

@@ -126,7 +126,7 @@ def check(ctx):
         if not watched or not scored:
             continue
         ev = scored[0]
-        name = short(event.qualname) if short(event.qualname) != "train" else event.qualname.split(".")[0] + ".train"
+        name = short(event.qualname)
         message = (
             f"{name} is fitted on {event.data} with {stop.how} on {ev.data}, the rows it is "
             f"scored on at {ctx.where(ev.span)}; the kept iteration was chosen by those rows, so their score is optimistic"
