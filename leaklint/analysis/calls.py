@@ -231,6 +231,9 @@ class CallsMixin:
         func = node.func
         if isinstance(func, ast.Name) and func.id in ("exec", "eval"):
             self.facts.runs_strings = True  # code built as text: its reads are not seen
+        imported = _imported_by_name(node, scope)
+        if imported is not None:
+            return imported
         if isinstance(func, ast.Attribute):
             receiver = self.ev(func.value, scope)
             if isinstance(receiver, Ref):
@@ -272,6 +275,9 @@ class CallsMixin:
                     self._assign_into(func.value.value, result, scope, func.value)
                 else:
                     self._rebind(func.value, result, scope)
+            elif func.attr == "append" and _list_of_objects(receiver, args):
+                # callbacks.append(early_stopping(50)), models.append(SVC()): the list keeps its items
+                self._rebind(func.value, Seq(receiver.items + tuple(args)), scope)
             elif isinstance(receiver, (Seq, Data)) and func.attr in lib.COLLECTING_METHODS:
                 if self._reading_loops:  # recordings collected for each subject
                     self._read_per_entity(merge_data(args).rows)
@@ -1166,3 +1172,27 @@ def _metric_function(qualname: str, root: str, name: str) -> bool:
     if root == "sklearn":
         return ".metrics" in qualname
     return name[:1].islower() and qualname.rsplit(".", 2)[-2:-1] == ["metrics"]
+
+
+def _imported_by_name(node: ast.Call, scope) -> Optional[Ref]:
+    """``__import__("lightgbm")`` and ``importlib.import_module("lightgbm")``: the library
+    they return, as an import statement would bind it (``__import__`` returns the package
+    at the top of a dotted name)."""
+    module = const_str(node.args[0]) if len(node.args) == 1 and not node.keywords else None
+    if not module:
+        return None
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "__import__" and scope.lookup("__import__") is None:
+        return Ref(module.split(".")[0])
+    if (isinstance(func, ast.Attribute) and func.attr == "import_module" and isinstance(func.value, ast.Name)
+            and scope.lookup(func.value.id) == Ref("importlib")):
+        return Ref(module)
+    return None
+
+
+def _list_of_objects(receiver, args) -> bool:
+    """A list display of estimators or callbacks given one more item: it collects no rows,
+    so it stays a list of its items (what a library call returned, unknown here, included)."""
+    return (isinstance(receiver, Seq) and not receiver.keys and len(args) == 1
+            and any(isinstance(item, Estimator) for item in receiver.items)
+            and all(isinstance(item, (Estimator, Ref)) for item in receiver.items))

@@ -232,6 +232,10 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         return replace(a, fits=a.fits | b.fits)
     if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items) and a.keys == b.keys:
         return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.keys)
+    if isinstance(a, Seq) and isinstance(b, Seq) and not a.keys and not b.keys:
+        short, long = sorted((a, b), key=lambda s: len(s.items))
+        if short.items == long.items[:len(short.items)] and any(isinstance(i, Estimator) for i in short.items):
+            return long  # callbacks = [early_stopping(50)], appended to in one branch: its items, and maybe more
     if isinstance(a, (Data, Seq)) and isinstance(b, (Data, Seq)):
         return join(as_data(a), as_data(b))
     if isinstance(a, Data) and not a.rows and not a.learned:
