@@ -154,7 +154,13 @@ def _scored_elsewhere(search, facts) -> bool:
         for ev in facts.evaluations
     ):
         return True
-    return any(order > search.id and rows and disjoint_rows(search.rows, rows) for order, rows in facts.metric_rows)
+    if any(order > search.id and rows and disjoint_rows(search.rows, rows) for order, rows in facts.metric_rows):
+        return True
+    # the tuned model given with other rows to a function the analysis does not follow (a
+    # project module's evaluate_model, a display of its predictions): it may be scored there
+    return any(order > search.id and rows and _tuned_by(facts, fits, search.id)
+               and (disjoint_rows(search.rows, rows) or search.data not in texts)
+               for order, fits, rows, texts in facts.handed_models)
 
 
 def _retuned(facts, fit_id, search) -> bool:

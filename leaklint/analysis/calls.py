@@ -480,6 +480,13 @@ class CallsMixin:
     def library_call(self, qualname: str, node: ast.Call, scope) -> Value:
         key = lib.lib_key(qualname)
         args, kwargs = self._arguments(node, scope)
+        given = args + list(kwargs.values())
+        fitted = frozenset(i for a in given for i in (a.fits if isinstance(a, Estimator) else as_data(a).learned)
+                           if self.facts.learns[i].has_labels)
+        rows = [(a, text_of(n)) for a, n in zip(args, node.args) if isinstance(a, Data) and a.rows and not a.learned & fitted]
+        if fitted and len(rows) >= 2:  # evaluate_model(grid.best_estimator_, X_val, y_val), not followed: it may score it
+            self.facts.handed_models.append((self.new_id(), fitted, merge_data([a for a, _ in rows]).rows,
+                                             frozenset(text for _, text in rows)))
         root, name = key
         if key in lib.SPLIT_FUNCTIONS:
             return self._train_test_split(qualname, node, args, kwargs)

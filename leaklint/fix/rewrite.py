@@ -31,6 +31,10 @@ def _parsed(text: str) -> cst.Module:
 
 def rewrite(text: str, ops) -> str:
     """``text`` with ``ops`` applied; FixError when one cannot be, or the result does not parse."""
+    if "\r" in text and "\n" not in text:
+        # every line ends in a lone CR (old Mac files), which libcst does not write back:
+        # written with LF and turned back, the same lines and columns, byte for byte elsewhere
+        return rewrite(text.replace("\r", "\n"), ops).replace("\n", "\r")
     module = _parsed(text)
     edits = [op for op in ops if "import" not in op.kind]
     applier = _Apply(edits)
