@@ -482,7 +482,7 @@ class CallsMixin:
         args, kwargs = self._arguments(node, scope)
         given = args + list(kwargs.values())
         fitted = frozenset(i for a in given for i in (a.fits if isinstance(a, Estimator) else as_data(a).learned)
-                           if self.facts.learns[i].has_labels)
+                           if i in self.facts.learns and self.facts.learns[i].has_labels)
         rows = [(a, text_of(n)) for a, n in zip(args, node.args) if isinstance(a, Data) and a.rows and not a.learned & fitted]
         if fitted and len(rows) >= 2:  # evaluate_model(grid.best_estimator_, X_val, y_val), not followed: it may score it
             self.facts.handed_models.append((self.new_id(), fitted, merge_data([a for a, _ in rows]).rows,

@@ -114,7 +114,7 @@ def user_edits(path: str, old: bytes, new: bytes) -> list:
 
 def unified_diff(path: str, old: bytes, new: bytes) -> str:
     """A diff that ``patch -p0`` and ``git apply -p0`` apply from the working folder: its
-    lines are the file's ``\n``-ended lines, as those tools read them."""
+    lines are the file's ``\\n``-ended lines, as those tools read them."""
     a, b = list(io.StringIO(_text(old), newline="\n")), list(io.StringIO(_text(new), newline="\n"))
     lines = []
     for line in difflib.unified_diff(a, b, fromfile=path, tofile=path):

@@ -18,8 +18,8 @@ from .tree import FixError
 @lru_cache(maxsize=8)
 def _parsed(text: str) -> cst.Module:
     """libcst's tree of a file, parsed once for all the fixes written into it (trees are immutable).
-    A file libcst does not write back byte for byte (one whose lines end in a lone ``\r``
-    loses its last line break) gets no fix: a fix changes only what it is about."""
+    A file libcst does not write back byte for byte gets no fix: a fix changes only what it
+    is about (lone-CR line ends, which libcst drops at the end, are handled by rewrite)."""
     try:
         module = cst.parse_module(text)
     except (cst.ParserSyntaxError, RecursionError) as err:
