@@ -23,7 +23,7 @@ from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .masks import pair_masks
-from .slices import pair_slices
+from .slices import pair_slices, side_part
 from .specs import Mapping, Opaque, literal_of, opaque_text
 from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, statements, tuning_objective
 from .values import (
@@ -548,6 +548,17 @@ class Interpreter(CallsMixin, RecordingMixin):
             for target in targets:
                 self.assign(target, replace(value, rows=self.fresh_rows()), scope, source)
             return
+        unsplit = isinstance(value, Data) and value.rows and all(r.side is None for r in value.rows)
+        sides = _named_sides(targets) if unsplit and isinstance(source, ast.Call) else None
+        if sides:
+            # X_train, X_test, y_train, y_test = split_data(X, y) of code the analysis cannot
+            # read: the names are all it knows, so each side is a dataset of its own (rows
+            # already split are left as they are: scale(X_train, X_test) keeps its sides)
+            roots = {side: self.fresh_rows() for side in set(sides.values())}
+            for target in targets:
+                side = sides.get(target.id) if isinstance(target, ast.Name) else None
+                self.assign(target, value if side is None else replace(value, rows=roots[side]), scope, source)
+            return
         for target in targets:
             self.assign(target, value if isinstance(value, Data) else as_data(value), scope, source)
 
@@ -698,7 +709,10 @@ class Interpreter(CallsMixin, RecordingMixin):
         if isinstance(base, ModuleRef):
             return self.module_attribute(base, attr)
         if isinstance(base, Instance):
-            return self._note_read(self._heap.get((base.key, attr), UNKNOWN))
+            found = self._heap.get((base.key, attr))
+            return self._note_read(found) if found is not None else self._class_literal(base.cls, attr, scope)
+        if isinstance(base, LocalClass):
+            return self._class_literal(base, attr, scope)
         if isinstance(base, Estimator):
             if attr in lib.SEARCH_SCORES:
                 self.facts.search_scores |= base.fits
@@ -723,6 +737,21 @@ class Interpreter(CallsMixin, RecordingMixin):
                 return replace(select_columns(base, [attr]), column=attr, indexer=False)
             return base
         return UNKNOWN
+
+    def _class_literal(self, cls: LocalClass, attr: str, scope) -> Value:
+        """A literal the class body binds (``class CFG: target = "y"``, a dataclass field's
+        default): the column a config names."""
+        value = None
+        for stmt in cls.node.body:
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in stmt.targets):
+                value = stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == attr:
+                value = stmt.value
+        try:
+            ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            return UNKNOWN
+        return self.ev(value, scope)
 
     @staticmethod
     def _tuned_attribute(search: Estimator, attr: str) -> Optional[Value]:
@@ -1070,6 +1099,14 @@ def _referenced_names(tree: ast.Module) -> set:
         elif isinstance(node, ast.Attribute):
             names.add(node.attr)
     return names
+
+
+def _named_sides(targets) -> Optional[dict]:
+    """{name: "train" | "test" | "val" | "holdout"} for unpacked names that say which side
+    of a split they hold (``X_tr, X_val, y_tr, y_val``), when both sides are named."""
+    sides = {t.id: side_part(t.id) for t in targets if isinstance(t, ast.Name)}
+    sides = {name: part for name, part in sides.items() if part is not None}
+    return sides if "train" in sides.values() and len(set(sides.values())) > 1 else None
 
 
 def _reseparated(node, base: Data, key) -> Optional[Data]:

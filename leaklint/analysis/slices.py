@@ -45,17 +45,27 @@ def row_slice(subscript: ast.Subscript):
     return key if isinstance(key, ast.Slice) and key.step is None else None
 
 
-_HELD_OUT_PARTS = {"test", "valid", "val", "validation", "holdout", "dev", "eval"}
+# the held-out parts a name may say it holds, by the part they are
+_HELD_OUT_PARTS = {"test": "test", "te": "test", "tst": "test", "valid": "val", "val": "val", "validation": "val",
+                   "dev": "val", "eval": "val", "holdout": "holdout"}
+
+
+def side_part(name: str):
+    """"train", or which held-out part ("test", "val", "holdout"), a variable's name says
+    it holds (``X_train``, ``xTest``, ``Xval``, ``y_te``); None when it says neither or both."""
+    words = [w for w in re.split(r"[^a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()) if w]
+    words.append(re.sub(r"^[xy]+|[xy]+$", "", name.lower()))  # Xtr, yval
+    trained = any(w.startswith("train") or w in ("tr", "trn") for w in words)
+    held = {_HELD_OUT_PARTS[w] for w in words if w in _HELD_OUT_PARTS}
+    if trained + len(held) != 1:
+        return None
+    return "train" if trained else held.pop()
 
 
 def named_side(name: str):
     """"train" or "test" when a variable's name says which side of a split it holds."""
-    parts = [p for p in re.split(r"[^a-z]+", name.lower()) if p]
-    if any(p.startswith("train") for p in parts):
-        return "train"
-    if any(p in _HELD_OUT_PARTS for p in parts):
-        return "test"
-    return None
+    part = side_part(name)
+    return None if part is None else ("train" if part == "train" else "test")
 
 
 def assigned_names(assigns) -> dict:
@@ -101,6 +111,8 @@ def positional_sides(subscripts, loop_names=frozenset(), names=None) -> dict:
             base = bound_of(node.value) if not isinstance(node.value, ast.Name) else node.value.id
             lower = f"{base}@{lower}" if lower else ""
             upper = f"{base}@{upper}" if upper else ""
+        if "1" in (lower, upper) and lower in ("", "0", "1"):
+            continue  # rows = data[1:] after header = data[:1]: a header row taken off, not a split
         if upper and lower in ("", "0"):
             heads.setdefault(upper, []).append(node)
         elif lower and lower != "0":
