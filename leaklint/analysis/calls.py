@@ -1053,7 +1053,8 @@ class CallsMixin:
         for column in columns:
             event = self._learn("group-stat", method, node, data, groupby_root(node), column=column, keys=data.grouped[1:])
             learned = learned | {event.id}
-        return Data(rows=rows, learned=learned, time=data.time)
+        # one row per user is a table of users, not a series (one row per day still is)
+        return Data(rows=rows, learned=learned, time=None if keys and method != "transform" else data.time)
 
     def _lambda(self, func: ast.Lambda, argument: Value, scope, rest=()) -> Value:
         inner = Scope(scope)

@@ -822,6 +822,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         if column is not None and not base.rows:
             self._name_correlated_column(base, column)
         key_data = self._drop_stats(as_data(key))
+        if key_data.rows:  # a mask of rows (users chosen by a per-user count): which rows, not their values
+            key_data = replace(key_data, learned=frozenset(
+                i for i in key_data.learned if self.facts.learns[i].kind not in ("ahead", "group-stat")))
         selected = _selected_columns(key, base.indexer)
         kept = select_columns(base, selected) if selected is not None else base
         typed = self._typed_after_reading(node, base) if selected is not None and len(selected) > 1 else frozenset()
