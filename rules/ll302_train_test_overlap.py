@@ -56,7 +56,10 @@ from fewer rows, and later code that used it as a final model now gets this one.
 ## Known limitations
 The evaluation must use the fitted object (`score`, `predict`, `predict_proba`,
 `decision_function`) in this file or in a helper of the project's own modules that it
-calls. A model saved and reloaded is not followed.
+calls. A model saved and reloaded is not followed. Branches are joined, not followed
+path by path: a fallback that trains and scores on all rows (`if len(df) < 10: train =
+test = df`) beside a branch that splits them is read as two paths, each honest about
+itself, and is not reported.
 
 ## References
 - Kapoor and Narayanan, Leakage and the reproducibility crisis in ML-based science, 2023
@@ -86,7 +89,7 @@ def check(ctx):
                 continue
             for split_id in sorted(held):
                 split = ctx.facts.splits[split_id]
-                if not overlaps(event, split) or fit_id in hits:
+                if not overlaps(event, split) or fit_id in hits or _alternatives(event, evaluation, split):
                     continue
                 message = (
                     f"{short(event.qualname)} is fitted on {event.data} ({event.rows_phrase}), which include the "
@@ -100,6 +103,16 @@ def check(ctx):
                 procedure = evaluated_procedure(ctx.facts, event, evaluation, split)
                 hits[fit_id] = learn_hit(event, message, related, procedure, ctx, {"split": split_id})
     return list(hits.values()) + _resubstitution(ctx, set(hits))
+
+
+def _alternatives(event, evaluation, split) -> bool:
+    """``if len(df) < 10: train = test = df`` / ``else: train, test = df[:n], df[n:]``: the
+    model learned from the training side, or from all rows scored whole on a path of its
+    own; the two paths joined are no overlap of one."""
+    roots = {r.root for r in split.rows}
+    whole = {r.root for r in event.rows if r.side is None and r.root in roots}
+    trained = any(r.side is not None and r.side.split == split.id and not r.side.held_out for r in event.rows)
+    return bool(whole) and trained and whole <= {r.root for r in evaluation.rows if r.side is None}
 
 
 def _model_fit(event, ctx) -> bool:
