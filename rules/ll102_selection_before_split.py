@@ -1,7 +1,9 @@
 """## What it does
 Flags supervised feature selection (SelectKBest, SelectPercentile, RFE,
 SelectFromModel, SequentialFeatureSelector, ...) fitted on rows that are later split
-or cross-validated.
+or cross-validated, and columns chosen by hand from a supervised model's
+`feature_importances_` or `coef_` (the top k kept, the weakest dropped) when that model
+learned from those rows.
 
 Severity: error. The held-out labels choose the features, which routinely inflates a
 score: on 100 x 10,000 noise, SelectKBest(k=20) with a logistic regression scores 0.89

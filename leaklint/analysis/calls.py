@@ -278,6 +278,10 @@ class CallsMixin:
             elif func.attr == "append" and _list_of_objects(receiver, args):
                 # callbacks.append(early_stopping(50)), models.append(SVC()): the list keeps its items
                 self._rebind(func.value, Seq(receiver.items + tuple(args)), scope)
+            elif receiver.__class__ is Data and (func.attr == "update" or (func.attr == "add" and not receiver.rows)):
+                # dropped.update(low_importance), df.update(other): in place, it now holds what
+                # was put in (a frame's .add(other) returns a new frame)
+                self._rebind(func.value, replace(merge_data([receiver] + args), element=False), scope)
             elif isinstance(receiver, (Seq, Data)) and func.attr in lib.COLLECTING_METHODS:
                 if self._reading_loops:  # recordings collected for each subject
                     self._read_per_entity(merge_data(args).rows)

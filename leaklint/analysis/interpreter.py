@@ -721,6 +721,8 @@ class Interpreter(CallsMixin, RecordingMixin):
                 return tuned
             if attr in lib.SCORE_ATTRIBUTES:
                 self._inspected.extend(base.fits)
+            if attr in lib.IMPORTANCE_ATTRIBUTES:
+                return Data(learned=base.fits | self._importances(base, attr, node))
             return Data(learned=base.fits)
         if isinstance(base, Data):
             if base.grouped is not None:
@@ -752,6 +754,20 @@ class Interpreter(CallsMixin, RecordingMixin):
         except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
             return UNKNOWN
         return self.ev(value, scope)
+
+    def _importances(self, model: Estimator, attr: str, node) -> frozenset:
+        """``model.feature_importances_`` of a model fitted with labels: features chosen by
+        them are chosen with the labels of the rows it learned from (a selection event each)."""
+        found = set()
+        for fit_id in sorted(model.fits):
+            fit = self.facts.learns[fit_id]
+            if fit.kind == "fit" and fit.has_labels and fit.rows:
+                name = model.qualname.rsplit(".", 1)[-1]
+                event = self._learn("selection", attr, node, Data(rows=fit.rows), None,
+                                    method=f"{name}.{attr}", has_labels=True)
+                event.data = fit.data
+                found.add(event.id)
+        return frozenset(found)
 
     @staticmethod
     def _tuned_attribute(search: Estimator, attr: str) -> Optional[Value]:
@@ -986,19 +1002,23 @@ class Interpreter(CallsMixin, RecordingMixin):
         inner = Scope(scope)
         inner.globals = scope.globals
         listed = False
+        chosen = frozenset()
         for gen in node.generators:
             iterated = self.ev(gen.iter, inner)
             listed = len(node.generators) == 1 and iterated.__class__ is Seq and bool(iterated.items)
             self.assign(gen.target, self.iterate(iterated), inner)
             for cond in gen.ifs:
-                self.ev(cond, inner)
+                chosen |= {i for i in as_data(self.ev(cond, inner)).learned if self.facts.learns[i].kind == "selection"}
         self._loops += 1
         try:
             # the comprehension collects its samples back into one collection; over a
             # display (models, file names), one item per entry of it
-            return replace(merge_data([self.ev(elt, inner) for elt in elts]), element=False, listed=listed)
+            result = replace(merge_data([self.ev(elt, inner) for elt in elts]), element=False, listed=listed)
         finally:
             self._loops -= 1
+        if chosen and not result.rows:  # [c for c in cols if c not in low_importance]: names chosen by a selection
+            result = replace(result, learned=result.learned | chosen)
+        return result
 
     def ex_ListComp(self, node, scope):
         return self._comprehension(node, scope, [node.elt])
