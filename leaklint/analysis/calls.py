@@ -837,6 +837,8 @@ class CallsMixin:
         if method in lib.SCORE_ATTRIBUTES:
             self._inspected.extend(est.fits)
         data = merge_data(args)
+        if method in lib.IMPORTANCE_ATTRIBUTES:  # CatBoost's get_feature_importance(), a Booster's feature_importance()
+            return replace(data, learned=data.learned | est.fits | self._importances(est, method, node))
         return replace(data, learned=data.learned | est.fits)
 
     def _optimize(self, study: Estimator, objective, node) -> Estimator:

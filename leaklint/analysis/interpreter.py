@@ -763,6 +763,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             fit = self.facts.learns[fit_id]
             if fit.kind == "fit" and fit.has_labels and fit.rows:
                 name = model.qualname.rsplit(".", 1)[-1]
+                name = name if name[:1].isupper() else model.qualname  # lightgbm.train's booster
                 event = self._learn("selection", attr, node, Data(rows=fit.rows), None,
                                     method=f"{name}.{attr}", has_labels=True)
                 event.data = fit.data

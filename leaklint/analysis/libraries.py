@@ -225,7 +225,7 @@ SEARCH_SCORES = frozenset(("best_score_", "cv_results_", "grid_scores_"))
 # What a fitted selector shows a person reading it: scores that choose columns.
 SCORE_ATTRIBUTES = frozenset(("scores_", "pvalues_", "ranking_", "support_", "get_support", "get_feature_names_out"))
 # A supervised model's per-feature weights: columns chosen by them are chosen with the labels.
-IMPORTANCE_ATTRIBUTES = frozenset(("feature_importances_", "coef_"))
+IMPORTANCE_ATTRIBUTES = frozenset(("feature_importances_", "coef_", "get_feature_importance", "feature_importance"))
 
 # Frame attributes that are metadata, not rows.
 METADATA_ATTRIBUTES = frozenset(("columns", "shape", "dtypes", "dtype", "ndim", "size", "name", "names"))
