@@ -2,8 +2,9 @@
 Flags supervised feature selection (SelectKBest, SelectPercentile, RFE,
 SelectFromModel, SequentialFeatureSelector, ...) fitted on rows that are later split
 or cross-validated, and columns chosen by hand from a supervised model's
-`feature_importances_` or `coef_` (the top k kept, the weakest dropped) when that model
-learned from those rows.
+`feature_importances_`, `coef_`, CatBoost's `get_feature_importance()` or a booster's
+`feature_importance()` (the top k kept, the weakest dropped) when that model learned from
+those rows.
 
 Severity: error. The held-out labels choose the features, which routinely inflates a
 score: on 100 x 10,000 noise, SelectKBest(k=20) with a logistic regression scores 0.89

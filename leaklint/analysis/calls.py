@@ -280,8 +280,9 @@ class CallsMixin:
                 self._rebind(func.value, Seq(receiver.items + tuple(args)), scope)
             elif receiver.__class__ is Data and (func.attr == "update" or (func.attr == "add" and not receiver.rows)):
                 # dropped.update(low_importance), df.update(other): in place, it now holds what
-                # was put in (a frame's .add(other) returns a new frame)
-                self._rebind(func.value, replace(merge_data([receiver] + args), element=False), scope)
+                # was put in, in its own rows (a frame's .add(other) returns a new frame)
+                merged = merge_data([receiver] + args)
+                self._rebind(func.value, replace(merged, rows=receiver.rows or merged.rows, element=False), scope)
             elif isinstance(receiver, (Seq, Data)) and func.attr in lib.COLLECTING_METHODS:
                 if self._reading_loops:  # recordings collected for each subject
                     self._read_per_entity(merge_data(args).rows)
