@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Callable, Optional
 
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
-from .analysis.libraries import NATIVE_TRAIN, OLD_SPLITTER_MODULE, lib_key
+from .analysis.libraries import NATIVE_TRAIN, OLD_SPLITTER_MODULE, lib_key, short
 from .analysis.networks import as_mlp, softmax_classes
 from .analysis.reach import POSITIONAL, watched_model
 
@@ -148,13 +148,6 @@ def split_phrase(split: SplitEvent, ctx: Context) -> str:
     if split.qualname.startswith(OLD_SPLITTER_MODULE):
         verb = verb.replace("{name}.split", "{name}")  # iterated itself (scikit-learn before 0.18)
     return verb.format(name=name) + f" at {ctx.where(split.span)}"
-
-
-def short(qualname: str) -> str:
-    """The class or function a message names: ``StandardScaler``; a library's training
-    function keeps its library (``lightgbm.train``), "train" alone names nothing."""
-    name = qualname.rsplit(".", 1)[-1].replace("|", " or ")
-    return f"{qualname.split('.')[0]}.train" if name == "train" and "." in qualname else name
 
 
 UNKNOWN_CLASS = (

@@ -762,10 +762,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         for fit_id in sorted(model.fits):
             fit = self.facts.learns[fit_id]
             if fit.kind == "fit" and fit.has_labels and fit.rows:
-                name = model.qualname.rsplit(".", 1)[-1]
-                name = name if name[:1].isupper() else model.qualname  # lightgbm.train's booster
                 event = self._learn("selection", attr, node, Data(rows=fit.rows), None,
-                                    method=f"{name}.{attr}", has_labels=True)
+                                    method=f"{lib.short(model.qualname)}.{attr}", has_labels=True)
                 event.data = fit.data
                 found.add(event.id)
         return frozenset(found)

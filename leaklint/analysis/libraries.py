@@ -293,3 +293,10 @@ FORWARD_FILL_METHODS = frozenset(("pad", "ffill"))
 # Calls that put their inputs' columns side by side when given ``axis=1``: the rows are
 # the first input's.
 SIDE_BY_SIDE = frozenset({("pandas", "concat")})
+
+
+def short(qualname: str) -> str:
+    """The class or function a message names: ``StandardScaler``; a library's training
+    function keeps its library (``lightgbm.train``), "train" alone names nothing."""
+    name = qualname.rsplit(".", 1)[-1].replace("|", " or ")
+    return f"{qualname.split('.')[0]}.train" if name == "train" and "." in qualname else name
