@@ -548,8 +548,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             for target in targets:
                 self.assign(target, replace(value, rows=self.fresh_rows()), scope, source)
             return
-        unsplit = isinstance(value, Data) and value.rows and all(r.side is None for r in value.rows)
-        sides = _named_sides(targets) if unsplit and isinstance(source, ast.Call) else None
+        unsplit = isinstance(source, ast.Call) and isinstance(value, Data) and value.rows and all(
+            r.side is None for r in value.rows)
+        sides = _named_sides(targets) if unsplit else None
         if sides:
             # X_train, X_test, y_train, y_test = split_data(X, y) of code the analysis cannot
             # read: the names are all it knows, so each side is a dataset of its own (rows
@@ -836,10 +837,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         column = const_str(node.slice) or _single_text(key)
         if column is not None and not base.rows:
             self._name_correlated_column(base, column)
-        key_data = self._drop_stats(as_data(key))
-        if key_data.rows:  # a mask of rows (users chosen by a per-user count): which rows, not their values
-            key_data = replace(key_data, learned=frozenset(
-                i for i in key_data.learned if self.facts.learns[i].kind not in ("ahead", "group-stat")))
+        key_data = as_data(key)
+        # a mask of rows (users chosen by a per-user count) says which rows, not their values
+        key_data = self._drop_stats(key_data, ("stat", "ahead", "group-stat") if key_data.rows else ("stat",))
         selected = _selected_columns(key, base.indexer)
         kept = select_columns(base, selected) if selected is not None else base
         typed = self._typed_after_reading(node, base) if selected is not None and len(selected) > 1 else frozenset()
@@ -898,9 +898,10 @@ class Interpreter(CallsMixin, RecordingMixin):
             return key.items[0].side
         return None
 
-    def _drop_stats(self, data: Data) -> Data:
-        """Statistics used to filter or compare are not applied to the values."""
-        kept = frozenset(i for i in data.learned if self.facts.learns[i].kind not in ("stat",))
+    def _drop_stats(self, data: Data, kinds=("stat",)) -> Data:
+        """Statistics used to filter or compare are not applied to the values (``kinds``:
+        the learn events so used)."""
+        kept = frozenset(i for i in data.learned if self.facts.learns[i].kind not in kinds)
         return replace(data, learned=kept) if kept != data.learned else data
 
     def ex_BinOp(self, node, scope):
