@@ -1144,6 +1144,68 @@ def test_a_fold_loop_over_a_training_split_draws_as_its_folds_do(tmp_path):
 
 
 
+FRAMED = (
+    "import numpy as np\nimport pandas as pd\n"
+    "from sklearn.model_selection import KFold, cross_val_score\nfrom sklearn.neighbors import KNeighborsClassifier\n"
+    "from sklearn.preprocessing import MinMaxScaler\n\n"
+    "rng = np.random.default_rng(3)\n"
+    "X = pd.DataFrame(rng.normal(size=(120, 3)) * [1, 10, 100], columns=list('abc'))\n"
+    "y = (X['a'] + X['b'] / 10 + rng.normal(size=120) > 0).astype(int)\n"
+    "cv = KFold(5, shuffle=True, random_state=0)\n"
+    "scaler = MinMaxScaler()\n"
+)
+HONEST_KNN = (
+    "from sklearn.pipeline import make_pipeline\n"
+    "honest = cross_val_score(make_pipeline(MinMaxScaler(), KNeighborsClassifier()), X, y, cv=cv)\n"
+)
+
+
+@pytest.mark.parametrize("framing, expected", [
+    ("X_s = pd.DataFrame(scaler.fit_transform(X), columns=X.columns)\n",
+     "scores = cross_val_score(make_pipeline(scaler, KNeighborsClassifier()), X, y, cv=cv)"),
+    ("arr = scaler.fit_transform(X)\nX_s = pd.DataFrame(arr, columns=X.columns, index=X.index)\n",
+     "scores = cross_val_score(make_pipeline(scaler, KNeighborsClassifier()), X, y, cv=cv)"),
+])
+def test_a_step_output_put_in_a_frame_then_cross_validated_joins_the_model_in_a_pipeline(framing, expected, tmp_path):
+    source = FRAMED + framing + "scores = cross_val_score(KNeighborsClassifier(), X_s, y, cv=cv)\n"
+    fix = _only_fix("a.py", source.encode())
+    assert fix.applicability == "unsafe"  # the model is handed an array where it was handed a frame
+    fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert expected in fixed
+    _silent_and_runs(fixed, tmp_path, HONEST_KNN + "assert np.allclose(scores, honest), (scores, honest)\n")
+
+
+def test_a_frame_made_of_a_step_output_read_through_another_name_gets_no_pipeline():
+    source = FRAMED + ("arr = scaler.fit_transform(X)\nX_s = pd.DataFrame(arr, columns=X.columns)\n"
+                       "X_s['d'] = 1.0\nscores = cross_val_score(KNeighborsClassifier(), X_s, y, cv=cv)\n")
+    assert _only_fix("a.py", source.encode()) is None
+
+
+def test_a_step_output_framed_under_the_inputs_name_is_framed_again_in_each_fold(tmp_path):
+    source = FRAMED + (
+        "X = pd.DataFrame(scaler.fit_transform(X), columns=X.columns, index=X.index)\n"
+        "scores = []\n"
+        "for tr, va in cv.split(X):\n"
+        "    model = KNeighborsClassifier().fit(X.iloc[tr], y.iloc[tr])\n"
+        "    scores.append(model.score(X.iloc[va], y.iloc[va]))\n"
+        "print(X.describe())\n"
+    )
+    expected = ("for tr, va in cv.split(X_raw):\n    X_fold = pd.DataFrame(clone(scaler).fit(X_raw.iloc[tr]).transform(X_raw), "
+                "columns=X_raw.columns, index=X_raw.index)\n")
+    _fixed_and_runs(source, expected, tmp_path, HONEST_KNN + (
+        "assert np.allclose(scores, honest), (scores, honest)\n"
+        "assert np.allclose(X, MinMaxScaler().fit_transform(X_raw)) and list(X.columns) == list('abc')\n"))
+
+
+def test_a_step_output_framed_before_a_split_learns_from_the_rows_drawn_for_it():
+    source = FRAMED.replace("KFold, ", "KFold, train_test_split, ") + (
+        "X_s = pd.DataFrame(scaler.fit_transform(X), columns=X.columns)\n"
+        "X_train, X_test, y_train, y_test = train_test_split(X_s, y, random_state=0)\n"
+        "print(KNeighborsClassifier().fit(X_train, y_train).score(X_test, y_test))\n")
+    fix = _only_fix("a.py", source.encode())
+    assert "drawn the same way here" in fix.message  # a frame made anew per side would lose the rows' index
+
+
 GENERATED_TEXTS = '''
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer

@@ -90,7 +90,9 @@ class Step:
         if t.generator(self.data):
             raise NoFix  # a pipeline handed a generator could not draw its folds from it
         self.label = call.args[1] if len(call.args) == 2 else None
-        self.stmt = t.assigned(out)
+        self.out = out
+        self.wrapper = frame_wrapper(out, t) if method == "fit_transform" else None
+        self.stmt = t.assigned(self.wrapper or out)
         target = self.stmt.targets[0]
         if method == "fit_resample":
             if not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2
@@ -118,6 +120,31 @@ class Step:
         """``X = scaler.fit_transform(X)``: the output takes the input's name."""
         return any(isinstance(node, ast.Name) and node.id == name
                    for node, name in zip(self.inputs, self.outputs))
+
+    def output(self, rows: str, raw: str, t: Tree) -> str:
+        """The code giving the step's output for ``rows`` (the transform of a fitted step),
+        in the frame the code put it in; the frame's names read the raw rows (``raw``) where
+        the code read the step's input (``columns=X.columns``)."""
+        if self.wrapper is None:
+            return rows
+        swaps = {self.out: rows}
+        for keyword in self.wrapper.keywords:
+            swaps.update({n: raw for n in ast.walk(keyword.value)
+                          if isinstance(n, ast.Name) and isinstance(self.data, ast.Name) and n.id == self.data.id})
+        return t.spliced(self.wrapper, swaps)
+
+
+def frame_wrapper(node, t: Tree):
+    """``pd.DataFrame(node, columns=..., index=...)``: the rows ``node`` gives, put in a
+    frame with names and nothing more; None for anything else."""
+    call = t.parent.get(node)
+    if not (isinstance(call, ast.Call) and call_name(call) == "DataFrame" and t.origin(call.func) == "pandas"):
+        return None
+    given = call.args + [k.value for k in call.keywords if k.arg == "data"]
+    if len(given) != 1 or given[0] is not node or len(call.args) > 1 or any(
+            k.arg not in ("data", "columns", "index") for k in call.keywords):
+        return None
+    return call
 
 
 def step_fix(hit, facts, t: Tree) -> Fix:
@@ -306,10 +333,15 @@ def _into_pipeline(step: Step, splits: list, t: Tree, extra_ops=(), applicabilit
     pipeline on the raw rows, in every cross-validation that read the step's output."""
     make, imported = _pipeline_import(t, step.sampler)
     ops, read = [], []
+    if step.wrapper is not None:
+        applicability = UNSAFE  # the model is handed the step's array, not the frame the code made of it
     for split in splits:
         call, estimator, x_arg, y_arg, search = _cv_call(split, t)
-        if estimator is None or not isinstance(x_arg, ast.Name) or x_arg.id != step.outputs[0]:
+        if estimator is None or not isinstance(x_arg, ast.Name):
             raise NoFix
+        if x_arg.id != step.outputs[0]:
+            _framed_output(x_arg, step, t)
+            applicability = UNSAFE
         if step.sampler and not (isinstance(y_arg, ast.Name) and y_arg.id == step.outputs[1]):
             raise NoFix
         for node in step.inputs + ([step.recv] if not step.inline else []):
@@ -332,6 +364,22 @@ def _into_pipeline(step: Step, splits: list, t: Tree, extra_ops=(), applicabilit
     what = step.class_name
     return Fix(applicability, f"Fit {what} inside the cross-validation: put it and the model in one pipeline",
                tuple(ops))
+
+
+def _framed_output(x_arg: ast.Name, step: Step, t: Tree) -> None:
+    """NoFix unless ``x_arg`` is bound by ``X_s = pd.DataFrame(out, ...)`` to the step's
+    output, in the step's scope, and neither changes before ``x_arg`` is read."""
+    store = t.binding(x_arg.id, x_arg)
+    stmt = t.parent.get(store)
+    if not (isinstance(stmt, ast.Assign) and stmt.targets == [store] and isinstance(stmt.value, ast.Call)):
+        raise NoFix
+    inner = stmt.value.args[0] if stmt.value.args else None
+    if not (isinstance(inner, ast.Name) and inner.id == step.outputs[0]
+            and frame_wrapper(inner, t) is stmt.value and t.scope_of(stmt) is t.scope_of(step.stmt)
+            and stmt.lineno > step.stmt.end_lineno):
+        raise NoFix
+    t.steady(inner, step.stmt.end_lineno, stmt.lineno)
+    t.steady(x_arg, stmt.end_lineno, x_arg.lineno)
 
 
 def _handed_to(event, split, t: Tree) -> bool:
@@ -420,10 +468,10 @@ def _into_folds(step: Step, splits: list, t: Tree) -> Fix:
         used = [name for name in derived if any(n.id == name for n in reads)]
         if used:
             copy = t.fresh(f"fold_{recv or snake(step.class_name)}")
-            new = [f"{copy} = {fitter}.fit({learned})", f"{fold_out} = {copy}.transform({raw})"]
+            new = [f"{copy} = {fitter}.fit({learned})", f"{fold_out} = {step.output(f'{copy}.transform({raw})', raw, t)}"]
             new += [f"{renamed[name]} = {copy}.transform({derived[name]})" for name in used]
         else:
-            new = [f"{fold_out} = {fitter}.fit({learned}).transform({raw})"]
+            new = [f"{fold_out} = {step.output(f'{fitter}.fit({learned}).transform({raw})', raw, t)}"]
         ops.append(t.op("before", loop.body[0], "\n".join(new)))
         skip = {id(a) for call in calls for a in call.args}
         ops += [t.replace(n, renamed[n.id]) for n in reads if n.id in renamed and id(n) not in skip]
@@ -453,8 +501,10 @@ def _transformed_between(step: Step, between: list, t: Tree) -> dict:
 
 
 def _steady_in_loop(step: Step, loop, t: Tree) -> None:
-    """NoFix unless the step's inputs keep their values from the step to the loop's end."""
-    for node in step.inputs + ([step.recv] if not step.inline else []):
+    """NoFix unless the step's inputs (and the names its frame is given) keep their values
+    from the step to the loop's end."""
+    framing = [k.value for k in step.wrapper.keywords if k.arg != "data"] if step.wrapper is not None else []
+    for node in step.inputs + ([step.recv] if not step.inline else []) + framing:
         t.steady(node, step.stmt.end_lineno, loop.end_lineno + 1)
     if step.label is not None:
         t.steady(step.label, step.stmt.end_lineno, loop.end_lineno + 1)
@@ -500,6 +550,8 @@ REFITS = frozenset({"fit", "fit_transform", "fit_resample", "fit_sample", "set_p
 
 def _split_first(step: Step, split, t: Tree) -> Fix:
     """A step fitted on all rows before train_test_split: split first, fit on the training side."""
+    if step.wrapper is not None:
+        raise NoFix  # a frame made anew for each side would not keep the rows' index
     stmt, call, targets = split_call(split, t)
     items, index = t.block(step.stmt)
     if t.block(stmt)[0] is not items or t.block(stmt)[1] <= index:
@@ -634,7 +686,7 @@ class _HandStep(Step):
 
     def __init__(self, stmt, data, target, step_code, class_name):
         self.stmt, self.data, self.label, self.outputs = stmt, data, None, [target]
-        self.inputs, self.sampler, self.inline = [data], False, True
+        self.inputs, self.sampler, self.inline, self.wrapper = [data], False, True, None
         self.step, self.class_name, self.recv = step_code, class_name, None
 
 
