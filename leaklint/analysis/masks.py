@@ -4,7 +4,8 @@ One condition alone (``df[df.price > 0]``) is a filter, not a split. Two subscri
 select by complementary comparisons of the same two expressions (``<`` and ``>=``,
 ``<=`` and ``>``, ``!=`` and ``==``) are the two sides of a split when the names they are
 assigned to say so: one a training part (``train``, ``tr``), the other a held-out one
-(``valid``, ``va``, ``test``). Without such names the two parts are as often subgroups
+(``valid``, ``va``, ``test``). The condition may be named (``m = df.date < cutoff``) and
+negated (``df[~m]``); any mask a name holds pairs with its negation. Without such names the two parts are as often subgroups
 studied apart (``df[df.region == "South"]`` / ``!=``), and a part split again later
 would hide the steps fitted on it before. This pre-scan pairs them before the
 interpretation, as the positional pre-scan pairs slices. An equality with a literal
@@ -23,6 +24,7 @@ _COMPLEMENT = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.LtE: ast.Gt, ast.Gt: ast.Lt
 _TRAINING_OPS = (ast.Lt, ast.LtE, ast.NotEq)  # one of each complementary pair
 _SHORT_TRAINING = {"tr", "trn", "trainset", "fit"}
 _SHORT_HELD_OUT = {"va", "vl", "te", "tst", "valset", "testset", "oof"}
+_NAMED = ast.Constant(True)  # the comparand of a mask named by a name: ``m`` is ``m == True``
 _SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.NotEq: "!=", ast.Eq: "=="}
 
 
@@ -31,14 +33,36 @@ def _frame(node: ast.Subscript):
     return node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "loc" else node.value
 
 
-def _condition(node: ast.Subscript):
-    """The comparison ``a OP b`` that ``frame[a OP b]`` / ``frame.loc[a OP b, ...]`` selects by."""
+def _condition(node: ast.Subscript, masks: dict):
+    """(left, op, right) of the comparison ``frame[a OP b]`` / ``frame.loc[a OP b, ...]``
+    selects by, also through a name bound once to it (``m = a < b; frame[m]``) and negated
+    (``frame[~m]`` selects by ``a >= b``). A name bound to any other mask selects by
+    ``m == True``, its negation by ``m != True``."""
     key = node.slice
     if isinstance(key, ast.Tuple) and len(key.elts) == 2 and _frame(node) is not node.value:
         key = key.elts[0]
+    negated = isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.Invert)
+    if negated:
+        key = key.operand
+    if isinstance(key, ast.Name):
+        if key.id not in masks:
+            return None
+        key = masks[key.id] if isinstance(masks[key.id], ast.Compare) else ast.Compare(key, [ast.Eq()], [_NAMED])
     if not (isinstance(key, ast.Compare) and len(key.ops) == 1 and type(key.ops[0]) in _COMPLEMENT):
         return None
-    return key
+    op = type(key.ops[0])
+    return key.left, _COMPLEMENT[op] if negated else op, key.comparators[0]
+
+
+def _single_bindings(assigns) -> dict:
+    """{name: value} for names one assignment binds (the masks a subscript may name)."""
+    bound: dict = {}
+    for node in assigns:
+        for target in node.targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    bound[name.id] = node.value if name.id not in bound and target is name else None
+    return {name: value for name, value in bound.items() if value is not None}
 
 
 def pair_masks(tree: ast.AST) -> dict:
@@ -57,17 +81,18 @@ def pair_masks(tree: ast.AST) -> dict:
                 and isinstance(node.targets[0], ast.Name):
             names[id(value)] = node.targets[0].id
             candidates[id(value)] = value
+    masks = _single_bindings(assigns)
     groups: dict = {}
     for node in candidates.values():
         if not isinstance(node, ast.Subscript) or id(node) not in names:
             continue
-        frame, condition = _frame(node), _condition(node)
+        frame, condition = _frame(node), _condition(node, masks)
         if condition is None or (isinstance(frame, ast.Name) and frame.id == names[id(node)]):
             continue  # no condition, or df = df[df.year >= 2000]: a filter
-        op, compared = type(condition.ops[0]), condition.comparators[0]
-        if op in (ast.Eq, ast.NotEq) and isinstance(compared, ast.Constant):
+        left, op, compared = condition
+        if op in (ast.Eq, ast.NotEq) and isinstance(compared, ast.Constant) and compared is not _NAMED:
             continue  # df[df.label == 3] / != 3: a class or a table's own rows, not a fold
-        groups.setdefault((ast.unparse(condition.left), ast.unparse(compared)), {}).setdefault(op, []).append(node)
+        groups.setdefault((ast.unparse(left), ast.unparse(compared)), {}).setdefault(op, []).append(node)
     sides = {}
     for (left, right), by_op in groups.items():
         for op, nodes in by_op.items():
@@ -79,6 +104,8 @@ def pair_masks(tree: ast.AST) -> dict:
             if len(said) != 1 or len(said_other) != 1 or said | said_other != {"train", "test"}:
                 continue
             text = f"{left} {_SYMBOL[op]} {right} / {_SYMBOL[_COMPLEMENT[op]]}"
+            if right == ast.unparse(_NAMED):
+                text = f"{left} / ~{left}"
             for node in nodes:
                 sides[id(node)] = (text, _part(names[id(node)]))
             for node in others:
