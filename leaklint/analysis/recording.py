@@ -270,10 +270,11 @@ class RecordingMixin:
         rounds = keyword_node(node, "early_stopping_rounds") or keyword_node(built, "early_stopping_rounds")
         if rounds is not None and truthy_const(rounds) is not False:
             return "early stopping"
-        # its literal settings, Model(**params) included
+        # its literal settings, Model(**params) included; a setting the code computes
+        # (``"early_stopping_rounds": args.rounds``) counts as a keyword written so does
         written = est.spec.kwargs if isinstance(est.spec, CallSpec) else ()
         settings = {k: v for k, v in written if not isinstance(v, Opaque)}
-        if settings.get("early_stopping_rounds") or settings.get("early_stopping_round"):
+        if any(k in ("early_stopping_rounds", "early_stopping_round") and (isinstance(v, Opaque) or v) for k, v in written):
             return "early stopping"
         if lib.lib_key(est.qualname)[0] == "catboost" and (
             any(keyword_node(built, k) is not None for k in ("od_type", "od_wait")) or "od_type" in settings or "od_wait" in settings
