@@ -481,6 +481,22 @@ class CallsMixin:
             if isinstance(before, Estimator) and isinstance(after, Estimator) and after.fits != before.fits:
                 self.bind(arg.id, after, scope)
 
+    def _hand_predictions(self, args, node: ast.Call) -> None:
+        """``evaluate(y_te, best.predict(X_te))`` not followed: a model's predictions of some
+        rows given with other rows (their labels) to a function that may score them."""
+        predicted = [a for a in args if isinstance(a, Data) and a.rows and a.scores]
+        others = [(a, text_of(n)) for a, n in zip(args, node.args)
+                  if isinstance(a, Data) and a.rows and not a.scores and not a.learned]
+        if not (predicted and others):
+            return
+        shown = set().union(*(a.scores for a in predicted))
+        evaluations = [ev for ev in self.facts.evaluations if ev.id in shown]
+        fits = frozenset(f for ev in evaluations for f in ev.fits)
+        if fits:
+            texts = frozenset(text for _, text in others) | {ev.data for ev in evaluations}
+            self.facts.handed_models.append((self.new_id(), fits, merge_data(predicted + [a for a, _ in others]).rows,
+                                             texts))
+
     # ------------------------------------------------------- library calls
     def library_call(self, qualname: str, node: ast.Call, scope) -> Value:
         key = lib.lib_key(qualname)
@@ -492,6 +508,7 @@ class CallsMixin:
         if fitted and len(rows) >= 2:  # evaluate_model(grid.best_estimator_, X_val, y_val), not followed: it may score it
             self.facts.handed_models.append((self.new_id(), fitted, merge_data([a for a, _ in rows]).rows,
                                              frozenset(text for _, text in rows)))
+        self._hand_predictions(args, node)
         root, name = key
         if key in lib.SPLIT_FUNCTIONS:
             return self._train_test_split(qualname, node, args, kwargs)

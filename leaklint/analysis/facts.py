@@ -221,7 +221,7 @@ class Facts:
     nested: set = field(default_factory=set)  # Spans where searches were built that were cross-validated whole
     label_learned: set = field(default_factory=set)  # LearnEvent ids that reached some labels (y)
     metric_rows: list = field(default_factory=list)  # (order, rows) of each metric function's call
-    handed_models: list = field(default_factory=list)  # (order, fits, rows, texts): a fitted model and data given to a library or unfollowed function
+    handed_models: list = field(default_factory=list)  # (order, fits, rows, texts): a fitted model (or its predictions) and data given to a library or unfollowed function
     read_sides: set = field(default_factory=set)  # Sides of splits whose rows some later code read
     read_label_sides: set = field(default_factory=set)  # Sides of splits whose own label part later code read
     kept_label_sides: set = field(default_factory=set)  # of those label parts, the ones module-level names still hold
