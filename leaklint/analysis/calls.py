@@ -268,6 +268,10 @@ class CallsMixin:
                 with self._site(node, args, kwargs, foreign=hasattr(receiver.cls.node, PATH_ATTRIBUTE)):
                     return self._call_method(receiver, func.attr, args, kwargs)
             result = self.method_call(receiver, func.attr, args, kwargs, node, scope)
+            if isinstance(receiver, Data) and func.attr in lib.PREDICT_METHODS and isinstance(result, Data) \
+                    and args and as_data(args[0]).rows:
+                # joblib.load(path).predict(X): a model the analysis cannot see predicts the rows of X
+                result = replace(result, rows=as_data(args[0]).rows)
             if isinstance(receiver, Estimator) and (func.attr in lib.FIT_METHODS or func.attr == "optimize"):
                 self._rebind(func.value, self._last_fitted, scope)
             elif isinstance(receiver, Data) and self._is_inplace(func.attr, node):

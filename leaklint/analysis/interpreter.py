@@ -1125,11 +1125,13 @@ def _referenced_names(tree: ast.Module) -> set:
 
 
 def _named_sides(targets) -> Optional[dict]:
-    """{name: "train" | "test" | "val" | "holdout"} for unpacked names that say which side
-    of a split they hold (``X_tr, X_val, y_tr, y_val``), when both sides are named."""
+    """{name: (side, numbers)} for unpacked names that say which side of a split they hold
+    (``X_tr, X_val, y_tr, y_val``: "train", "test", "val" or "holdout"), when both sides are
+    named. Numbers in a name tell parts of one side apart (``X_val_s1``, ``X_val_s2``)."""
     sides = {t.id: side_part(t.id) for t in targets if isinstance(t, ast.Name)}
-    sides = {name: part for name, part in sides.items() if part is not None}
-    return sides if "train" in sides.values() and len(set(sides.values())) > 1 else None
+    sides = {name: (part, tuple(re.findall(r"\d+", name))) for name, part in sides.items() if part is not None}
+    kinds = {part for part, _ in sides.values()}
+    return sides if "train" in kinds and len(kinds) > 1 else None
 
 
 def _reseparated(node, base: Data, key) -> Optional[Data]:
