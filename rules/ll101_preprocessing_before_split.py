@@ -95,7 +95,8 @@ Only fits whose data flows, in this file, into a later split, cross-validation o
 the sides of a split are reported; a fit on the training side followed by a
 cross-validation of that same training side is not (the outer test set stays
 clean). Vocabulary-only encoders (OneHotEncoder, OrdinalEncoder, LabelEncoder) and
-stateless transformers (Normalizer, PolynomialFeatures) are not in the catalog. A
+stateless transformers (Normalizer, PolynomialFeatures) and random projections (which read
+only the number of columns) are not in the catalog. A
 clustering fitted on all rows whose assignment becomes the labels (customer segments a
 classifier then learns to reproduce), and the steps that fed it, define the task: they
 are not reported through those labels. A `train_test_split(X, y)` whose held-out labels
@@ -154,7 +155,6 @@ CATALOG = (
     "sklearn.cluster.AgglomerativeClustering",
     "sklearn.mixture.GaussianMixture",
     "umap.UMAP",
-    "sklearn.random_projection.GaussianRandomProjection",
 )
 
 

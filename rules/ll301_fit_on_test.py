@@ -74,8 +74,9 @@ metric of its predictions); unlabelled rows that are only predicted (a competiti
 test file) are not held out. A model fitted with labels on the held-out side of a split
 (not of a fold) that no model is then scored on (a calibration set, the second level of a
 blend, rows only predicted or plotted) is a second training part and is not reported.
-Stateless transformers (PolynomialFeatures, FunctionTransformer, Normalizer) and
-vocabulary-only encoders are not reported. Nor is a surrogate fitted on the test rows to
+Stateless transformers (PolynomialFeatures, FunctionTransformer, Normalizer),
+vocabulary-only encoders, and random features or projections that read only the number
+of columns (RBFSampler unless `gamma="scale"`, GaussianRandomProjection) are not reported. Nor is a surrogate fitted on the test rows to
 mimic another model's predictions there (`LogisticRegression().fit(X_test_s,
 black_box.predict(X_test))`), or a step fitted on the test rows whose output only such
 models use: for them those rows are training rows.
@@ -85,6 +86,7 @@ models use: for them those rows are training rows.
   standard deviation on the held-out fold" is the first common mistake.
 """
 from leaklint.analysis.facts import disjoint_rows, holds_held_out
+from leaklint.analysis.specs import CallSpec
 from leaklint.ruleset import combined, held_out_procedure, learn_hit, short
 
 CODE = "LL301"
@@ -118,11 +120,28 @@ NOT_LEARNED = {
     "KFold",
     "StratifiedKFold",
     "TimeSeriesSplit",
+    # random features and projections: only the number of columns is read from the rows
+    "GaussianRandomProjection",
+    "SparseRandomProjection",
+    "SkewedChi2Sampler",
+    "AdditiveChi2Sampler",
+    "PolynomialCountSketch",
 }
+# Random features read only the number of columns, unless gamma="scale" (the rows' variance).
+RANDOM_FEATURES_SCALED_BY = {"RBFSampler": "gamma"}
+
+
+def _not_learned(event) -> bool:
+    name = short(event.qualname)
+    if name in RANDOM_FEATURES_SCALED_BY:
+        spec = event.procedure.get("step")
+        return isinstance(spec, CallSpec) and spec.qualname == event.qualname and \
+            spec.kwarg(RANDOM_FEATURES_SCALED_BY[name], 1.0) != "scale"
+    return name in NOT_LEARNED
 
 
 def _learned_step(event, ctx) -> bool:
-    return event.kind in ("fit", "call") and event.qualname in ctx.catalog and short(event.qualname) not in NOT_LEARNED
+    return event.kind in ("fit", "call") and event.qualname in ctx.catalog and not _not_learned(event)
 
 
 def _scored_later(event, split, facts) -> bool:
