@@ -403,7 +403,10 @@ class _StagedOutputs:
         self._first_trees = None if hasattr(fitted, "staged_predict") else _FIRST_TREES[_library(fitted)]
         self._points = None
         if self._first_trees is not None:
-            trees = int(fitted.n_estimators)
+            trees = fitted.n_estimators
+            if trees is None:  # XGBoost leaves its default number of rounds unset
+                trees = fitted.get_booster().num_boosted_rounds()
+            trees = int(trees)
             self._points = sorted({max(1, round(i * trees / STAGE_POINTS)) for i in range(1, STAGE_POINTS + 1)})
         self._cache = {"predict": self._staged("predict")}
         self.stages = len(self._cache["predict"])
