@@ -1087,6 +1087,25 @@ def test_a_best_score_read_from_the_fit_result_gets_the_nested_score(tmp_path):
     _fixed_and_runs(source, expected, tmp_path, "assert 0 <= nested_score <= 1\n")
 
 
+@pytest.mark.parametrize("search, expected", [
+    ("from sklearn.model_selection import GridSearchCV as GS\ngs = GS(SVC(), {'C': [0.1, 1, 10]}, cv=3)\n"
+     "gs.fit(X, y)\n",
+     "print('best', cross_val_score(gs, X, y, cv=3).mean())"),
+    ("from sklearn.model_selection import GridSearchCV\n"
+     "gs = GridSearchCV(estimator=SVC(), param_grid={'C': [0.1, 1, 10]}, cv=3).fit(X=X, y=y)\n",
+     "print('best', cross_val_score(gs, X, y, cv=3).mean())"),
+])
+def test_a_search_imported_under_another_name_or_fitted_where_it_is_built_gets_the_nested_score(
+        search, expected, tmp_path):
+    source = ("import numpy as np\nfrom sklearn.svm import SVC\n\n"
+              "rng = np.random.default_rng(2)\nX = rng.normal(size=(60, 3))\ny = np.tile([0, 1], 30)\n"
+              + search + "print('best', gs.best_score_)\n")
+    _fixed_and_runs(source, expected, tmp_path, (
+        "from sklearn.model_selection import GridSearchCV as Search\n"
+        "honest = cross_val_score(Search(SVC(), {'C': [0.1, 1, 10]}, cv=3), X, y, cv=3).mean()\n"
+        "assert np.isclose(honest, cross_val_score(gs, X, y, cv=3).mean())\n"))
+
+
 def test_a_sampler_called_by_its_old_name_is_moved_after_the_split_as_fit_resample(tmp_path):
     source = (
         "import numpy as np\nfrom imblearn.over_sampling import RandomOverSampler\n"

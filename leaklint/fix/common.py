@@ -64,7 +64,7 @@ def search_constructor(name: str, use, t: Tree) -> Optional[ast.Call]:
     """``name = GridSearchCV(...)``: the constructor of ``name`` before the node ``use``,
     when it surely reaches it (a statement of a block that holds ``use`` further down)."""
     built = constructor(name, use, t)
-    if built is None or not call_name(built).endswith("SearchCV"):
+    if built is None or not is_search(built, t):
         return None
     stmt = t.parent.get(built)
     items, index = t.block(stmt)
@@ -72,6 +72,14 @@ def search_constructor(name: str, use, t: Tree) -> Optional[ast.Call]:
     while node is not None and not any(item is node for item in items[index + 1:]):
         node = t.parent.get(node)
     return built if node is not None else None
+
+
+def is_search(call: ast.Call, t: Tree) -> bool:
+    """``GridSearchCV(...)``, also under the name an import gave it (``GridSearchCV as GS``)."""
+    name = call_name(call)
+    if isinstance(call.func, ast.Name):
+        name = next((n.name for n in t.names.get(name, ()) if isinstance(n, ast.alias) and n.asname == name), name)
+    return name.endswith("SearchCV")
 
 
 def split_function(anchor, t: Tree) -> tuple:

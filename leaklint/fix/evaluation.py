@@ -6,7 +6,8 @@ from __future__ import annotations
 import ast
 
 from ..findings import Fix, Op
-from .common import SAFE, SELECTION, SPLITTERS, UNSAFE, constructor, fact, search_constructor, split_call, split_function
+from .common import (SAFE, SELECTION, SPLITTERS, UNSAFE, constructor, fact, is_search, search_constructor, split_call,
+                     split_function)
 from .steps import stat_table
 from .tree import NoFix, Tree, argument, call_name, snake
 
@@ -188,15 +189,21 @@ def nested_cv_fix(hit, facts, t: Tree) -> Fix:
     if event.site is not None or event.kind != "fit":
         raise NoFix
     fit = t.call(event.span)
-    if call_name(fit) != "fit" or not isinstance(fit.func, ast.Attribute) or not isinstance(fit.func.value, ast.Name):
+    if call_name(fit) != "fit" or not isinstance(fit.func, ast.Attribute):
         raise NoFix
-    search_name = fit.func.value.id
-    search = search_constructor(search_name, fit, t)
+    fit_stmt = t.statement(fit)
+    if isinstance(fit.func.value, ast.Name):
+        search_name = fit.func.value.id
+        search = search_constructor(search_name, fit, t)
+    elif isinstance(fit.func.value, ast.Call) and is_search(fit.func.value, t) and isinstance(fit_stmt, ast.Assign) \
+            and fit_stmt.value is fit and len(fit_stmt.targets) == 1 and isinstance(fit_stmt.targets[0], ast.Name):
+        search_name, search = fit_stmt.targets[0].id, fit.func.value  # gs = GridSearchCV(...).fit(X, y)
+    else:
+        raise NoFix
     x, y = argument(fit, 0, "X"), argument(fit, 1, "y")
     if search is None or x is None or y is None or len(fit.args) + len(fit.keywords) != 2:
         raise NoFix
     names = {search_name}
-    fit_stmt = t.statement(fit)
     if isinstance(fit_stmt, ast.Assign) and fit_stmt.value is fit and len(fit_stmt.targets) == 1 \
             and isinstance(fit_stmt.targets[0], ast.Name):
         names.add(fit_stmt.targets[0].id)  # grid_result = grid.fit(X, y): fit returns the search itself
