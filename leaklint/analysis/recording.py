@@ -223,8 +223,8 @@ class RecordingMixin:
             else:
                 self.facts.early_stops.append(stop)
         self._check_applied(data.learned, data.rows)
-        if "validation_split" in kwargs and data.rows:
-            # Keras holds out the last fraction of the rows it is given for validation
+        if "validation_split" in kwargs and data.rows and truthy_const(keyword_node(node, "validation_split")) is not False:
+            # Keras holds out the last fraction of the rows it is given for validation (none at 0)
             split = self._new_split("split", "validation_split", node, data, x_node, False, None, {})
             self._split_inputs(split, [x_val, y_val])
         return event, data, as_data(y_val) if y_val is not None else None
