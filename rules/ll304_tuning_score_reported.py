@@ -7,7 +7,9 @@ table) when nothing in the file scores a model on rows the search never saw. The
 finding is at the first report; the search's fit is a related location. Silent when a
 model is then scored on held-out rows the search was not fitted on (also when a later
 search of the same model is fitted on a training split and scored on its test rows, as a
-lesson does after showing `best_score_`), and for nested cross-validation
+lesson does after showing `best_score_`; also when the tuned model, or its predictions of
+such rows with their labels, is given to a function the analysis does not follow, such as
+a project module's `evaluate(y_te, y_prob)`), and for nested cross-validation
 (`cross_val_score(search, X, y)`).
 
 Severity: error. The best of many cross-validated scores is biased upward by the
