@@ -52,7 +52,10 @@ print(cross_val_score(model, X, y, cv=5).mean())
   `make_pipeline(StandardScaler(), model)` handed the raw rows, in every
   cross-validation that read the step's output; the unused intermediate goes. Safe.
   With a search it is unsafe: the grid's names gain the model's prefix (`svc__C`), so
-  `best_params_` and `best_estimator_` change for later code.
+  `best_params_` and `best_estimator_` change for later code. Also unsafe when the
+  cross-validated rows are the step's output put in a frame (`pd.DataFrame(scaler.
+  fit_transform(X), columns=X.columns)`, at once or through a name): the model is then
+  handed the step's array. In a fold loop the output is put in the same frame again.
 - Rows split by `train_test_split`: the split comes first, the step is fitted on the
   training side and transforms both. Safe, unless the step's output overwrote its input
   (`X = scaler.fit_transform(X)`) and later code reads it (unsafe: that code now sees
