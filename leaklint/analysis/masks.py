@@ -5,10 +5,10 @@ select by complementary comparisons of the same two expressions (``<`` and ``>=`
 ``<=`` and ``>``, ``!=`` and ``==``) are the two sides of a split when the names they are
 assigned to say so: one a training part (``train``, ``tr``), the other a held-out one
 (``valid``, ``va``, ``test``). The condition may be named (``m = df.date < cutoff``) and
-negated (``df[~m]``); any mask a name holds pairs with its negation. Without such names the two parts are as often subgroups
-studied apart (``df[df.region == "South"]`` / ``!=``), and a part split again later
-would hide the steps fitted on it before. This pre-scan pairs them before the
-interpretation, as the positional pre-scan pairs slices. An equality with a literal
+negated (``df[~m]``); any mask a name holds pairs with its negation. Without such names
+the two parts are as often subgroups studied apart (``df[df.region == "South"]`` /
+``!=``), and a part split again later would hide the steps fitted on it before. This
+pre-scan pairs them before the interpretation, as the positional pre-scan pairs slices. An equality with a literal
 (``df[df.interest_level == 3]``) picks a class or the competition's test rows of a
 stacked table; only one with a variable (a fold number) is paired.
 """
