@@ -485,9 +485,18 @@ class CallsMixin:
             if isinstance(before, Estimator) and isinstance(after, Estimator) and after.fits != before.fits:
                 self.bind(arg.id, after, scope)
 
-    def _hand_predictions(self, args, node: ast.Call) -> None:
-        """``evaluate(y_te, best.predict(X_te))`` not followed: a model's predictions of some
-        rows given with other rows (their labels) to a function that may score them."""
+    def _note_handed(self, args, kwargs, node: ast.Call) -> None:
+        """A fitted model given with rows to a function the analysis does not follow
+        (``evaluate_model(grid.best_estimator_, X_val, y_val)``), or its predictions of some
+        rows given with other rows, their labels (``evaluate(y_te, best.predict(X_te))``):
+        it may score them there."""
+        given = args + list(kwargs.values())
+        fitted = frozenset(i for a in given for i in (a.fits if isinstance(a, Estimator) else as_data(a).learned)
+                           if i in self.facts.learns and self.facts.learns[i].has_labels)
+        rows = [(a, text_of(n)) for a, n in zip(args, node.args) if isinstance(a, Data) and a.rows and not a.learned & fitted]
+        if fitted and len(rows) >= 2:
+            self.facts.handed_models.append((self.new_id(), fitted, merge_data([a for a, _ in rows]).rows,
+                                             frozenset(text for _, text in rows)))
         predicted = [a for a in args if isinstance(a, Data) and a.rows and a.scores]
         others = [(a, text_of(n)) for a, n in zip(args, node.args)
                   if isinstance(a, Data) and a.rows and not a.scores and not a.learned]
@@ -505,14 +514,7 @@ class CallsMixin:
     def library_call(self, qualname: str, node: ast.Call, scope) -> Value:
         key = lib.lib_key(qualname)
         args, kwargs = self._arguments(node, scope)
-        given = args + list(kwargs.values())
-        fitted = frozenset(i for a in given for i in (a.fits if isinstance(a, Estimator) else as_data(a).learned)
-                           if i in self.facts.learns and self.facts.learns[i].has_labels)
-        rows = [(a, text_of(n)) for a, n in zip(args, node.args) if isinstance(a, Data) and a.rows and not a.learned & fitted]
-        if fitted and len(rows) >= 2:  # evaluate_model(grid.best_estimator_, X_val, y_val), not followed: it may score it
-            self.facts.handed_models.append((self.new_id(), fitted, merge_data([a for a, _ in rows]).rows,
-                                             frozenset(text for _, text in rows)))
-        self._hand_predictions(args, node)
+        self._note_handed(args, kwargs, node)
         root, name = key
         if key in lib.SPLIT_FUNCTIONS:
             return self._train_test_split(qualname, node, args, kwargs)
