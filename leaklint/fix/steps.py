@@ -128,9 +128,9 @@ class Step:
         if self.wrapper is None:
             return rows
         swaps = {self.out: rows}
-        for keyword in self.wrapper.keywords:
-            swaps.update({n: raw for n in ast.walk(keyword.value)
-                          if isinstance(n, ast.Name) and isinstance(self.data, ast.Name) and n.id == self.data.id})
+        if isinstance(self.data, ast.Name):
+            swaps.update({n: raw for keyword in self.wrapper.keywords for n in ast.walk(keyword.value)
+                          if isinstance(n, ast.Name) and n.id == self.data.id})
         return t.spliced(self.wrapper, swaps)
 
 
