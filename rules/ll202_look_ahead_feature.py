@@ -122,7 +122,7 @@ def check(ctx):
             trainings = [t for t in trainings if not t.unsure]
         if event.kind == "group-stat":  # mapped back onto the rows it was computed from
             roots = {r.root for r in event.rows}
-            trainings = [t for t in trainings if roots & {r.root for r in t.rows}]
+            trainings = [t for t in trainings if roots & _cut_from(t.rows, facts)]
         if not trainings:
             continue
         first = trainings[0]
@@ -148,6 +148,12 @@ def check(ctx):
     return list(hits.values())
 
 
+def _cut_from(rows, facts) -> set:
+    """The roots of ``rows`` and of the data a split the analysis cannot read cut them from."""
+    roots = {r.root for r in rows}
+    return roots.union(*(facts.named_parts[root][1] for root in roots if root in facts.named_parts))
+
+
 def _dated(*marks):
     """The first mark that shows time order by more than the code's own lag or window features."""
     return next((m for m in marks if m is not None and not m.derived), None)
@@ -170,6 +176,8 @@ def _reads_later_rows(event, facts) -> bool:
         event.kind == "group-stat"
         and event.before_split
         and not event.subset  # of the rows up to a cutoff (train_df = df[df.date < cut]): the past only
+        # of the training part of a split the analysis cannot read: no evaluated row is in it
+        and not all(facts.named_parts.get(r.root, ("",))[0] == "train" for r in event.rows)
         and event.column is not None
         and event.column not in facts.label_columns
         and not any(time_column(k) for k in event.keys)  # across entities at one moment: not a history

@@ -230,6 +230,9 @@ class Facts:
     search_scores: set = field(default_factory=set)  # fit ids of searches whose CV scores code read
     unread_lines: frozenset = frozenset()  # lines of code the analysis could not read (syntax errors, skipped cells)
     unread_names: frozenset = frozenset()  # the identifiers on those lines
+    # dataset root -> (the part a name says it holds: "train", "test", "val"; the roots it was
+    # cut from), for each side of a split the analysis cannot read (``make_time_split(df)``)
+    named_parts: dict = field(default_factory=dict)
     side_names: Optional[dict] = field(default_factory=dict)  # Side -> names that held its rows (None: a skipped line may read any)
 
 
