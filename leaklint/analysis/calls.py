@@ -23,6 +23,7 @@ from .syntax import (
     along_columns,
     along_first,
     aggregates_values,
+    changed_in_place,
     const_str,
     drops_columns,
     entity_column,
@@ -307,7 +308,7 @@ class CallsMixin:
             args, kwargs = list(callee.bound_args) + args, {**dict(callee.bound_kwargs), **kwargs}
             with self._site(node, args, kwargs, foreign=hasattr(callee.node, PATH_ATTRIBUTE)):
                 result = self._call_function(callee, args, kwargs)
-            self._write_back_estimators(callee, node, scope)
+            self._write_back_arguments(callee, node, scope)
             return result
         if isinstance(callee, LocalClass):
             instance = Instance(callee, self.new_id())
@@ -475,14 +476,18 @@ class CallsMixin:
         self._last_call_scope = scope
         return scope.returns if scope.returns is not None else UNKNOWN
 
-    def _write_back_estimators(self, func: Function, node: ast.Call, scope) -> None:
-        """``def train(model, X, y): model.fit(X, y)`` fits the caller's object."""
+    def _write_back_arguments(self, func: Function, node: ast.Call, scope) -> None:
+        """``def train(model, X, y): model.fit(X, y)`` fits the caller's object;
+        ``def fill(df, c): df[c] = df[c].fillna(df[c].mean())`` fills the caller's frame."""
         params = list(func.node.args.posonlyargs) + list(func.node.args.args)
         inner = self._last_call_scope
+        changed = changed_in_place(func.node)
         for param, arg in zip(params, node.args):
             after = inner.env.get(param.arg) if inner is not None else None
             before = scope.lookup(arg.id) if isinstance(arg, ast.Name) else None
             if isinstance(before, Estimator) and isinstance(after, Estimator) and after.fits != before.fits:
+                self.bind(arg.id, after, scope)
+            elif param.arg in changed and before.__class__ is Data and after.__class__ is Data and after != before:
                 self.bind(arg.id, after, scope)
 
     def _note_handed(self, args, kwargs, node: ast.Call) -> None:

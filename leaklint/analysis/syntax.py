@@ -256,6 +256,29 @@ def reads_files(body) -> bool:
     return False
 
 
+def changed_in_place(func) -> frozenset:
+    """Parameters a function changes and never rebinds: ``df[c] = ...``, ``df.loc[m, c] = ...``,
+    ``df[c].fillna(v, inplace=True)``. The caller's object is changed with them."""
+    params = {a.arg for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
+    changed, rebound = set(), set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            rebound.add(node.id)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            changed.add(_base_name(node))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in lib.INPLACE_METHODS \
+                and any(k.arg == "inplace" and truthy_const(k.value) for k in node.keywords):
+            changed.add(_base_name(node.func.value))
+    return frozenset(changed & params - rebound)
+
+
+def _base_name(node):
+    """``df`` of ``df``, ``df["a"]``, ``df.loc[m, "a"]``; None for anything else."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def tuning_objective(func) -> bool:
     """``def objective(trial): ...``: one trial of a hyperparameter study, scored to rank trials."""
     params = func.args.posonlyargs + func.args.args
