@@ -862,6 +862,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             scores=base.scores,
             by_column=kept.by_column,
             dated=kept.dated,
+            tuned=base.tuned,  # best_params_["max_depth"]: one of the chosen settings
         )
 
 
