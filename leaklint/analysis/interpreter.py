@@ -9,6 +9,7 @@ information reaches rows that are later split or held out, a Contamination.
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 import os
 import re
@@ -303,7 +304,9 @@ class Interpreter(CallsMixin, RecordingMixin):
                 pending.extend(member.body)
 
     def stmt_Return(self, stmt, scope):
-        value = self.ev(stmt.value, scope) if stmt.value is not None else None
+        none = stmt.value is None or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
+        # (``return None`` beside ``return X_tr, X_te``: the caller unpacks the parts, kept apart)
+        value = self.ev(stmt.value, scope) if not none else None
         if value is not None:
             self._report([value], stmt, "returned")
             self._note_read(value)  # the caller reads what is returned
@@ -948,7 +951,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         return result
 
     def ex_BoolOp(self, node, scope):
-        return merge_data([self.ev(v, scope) for v in node.values])
+        """``a or b``: one of the operands, as a branch would give (``load_npz() or load_csv()``
+        returning the same four parts keeps them apart)."""
+        return functools.reduce(join, [self.ev(v, scope) for v in node.values])
 
     def ex_UnaryOp(self, node, scope):
         return self.ev(node.operand, scope)
