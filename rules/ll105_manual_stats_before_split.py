@@ -2,6 +2,9 @@
 Flags statistics computed by hand on all rows and applied to those rows before they
 are split or cross-validated: `(X - X.mean()) / X.std()`, min-max scaling by hand,
 `df.fillna(df.mean())`, `df[c].fillna(df[c].median())`, centering with `np.mean(X, axis=0)`.
+A helper of the file that fills or scales the frame it is handed in place
+(`def fill(df, c): df[c] = df[c].fillna(df[c].mean())`) changes the caller's frame; the
+finding is at the call.
 
 Severity: warning. As with LL101's steps, these statistics learn no labels; a mean,
 a spread or a fill value of all rows rarely moves a score (`leaklint audit` measures no

@@ -75,7 +75,9 @@ order only the code's own lag, difference or window features suggest (`shift(1)`
 labelled as a whole (ion channels, sensor segments), where the later rows exist at
 prediction time. Dates parsed, a datetime index, rows sorted by dates or a resample show
 the order. A per-entity aggregate
-counts only when it was computed on all rows before any split.
+counts only when it was computed on all rows before any split; one computed on the
+training part of a split made by code the analysis cannot read (`train_df, valid_df =
+make_time_split(df)`, named by its parts) holds no evaluated row and does not count.
 
 ## References
 - Kaufman et al., Leakage in data mining: formulation, detection, and avoidance, 2012.
