@@ -559,8 +559,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             # read: the names are all it knows, so each side is a dataset of its own (rows
             # already split are left as they are: scale(X_train, X_test) keeps its sides)
             roots = {side: self.fresh_rows() for side in set(sides.values())}
+            whole = frozenset(r.root for r in value.rows)
             for (part, _), rows in roots.items():
-                whole = frozenset(r.root for r in value.rows)
                 self.facts.named_parts.update((r.root, (part, whole)) for r in rows)
             for target in targets:
                 side = sides.get(target.id) if isinstance(target, ast.Name) else None
