@@ -29,6 +29,7 @@ from .syntax import (
     entity_column,
     groupby_keys,
     groupby_root,
+    inplace_call,
     keyword_fraction,
     keyword_node,
     keyword_true,
@@ -275,7 +276,7 @@ class CallsMixin:
                 result = replace(result, rows=as_data(args[0]).rows)
             if isinstance(receiver, Estimator) and (func.attr in lib.FIT_METHODS or func.attr == "optimize"):
                 self._rebind(func.value, self._last_fitted, scope)
-            elif isinstance(receiver, Data) and self._is_inplace(func.attr, node):
+            elif isinstance(receiver, Data) and inplace_call(func.attr, node):
                 if isinstance(func.value, ast.Subscript):
                     self._assign_into(func.value.value, result, scope, func.value)
                 else:
@@ -377,12 +378,6 @@ class CallsMixin:
         if isinstance(args[0], (Folds, Seq)) or (name in ("list", "tuple", "sorted") and isinstance(args[0], FoldIndex)):
             return args[0]
         return as_data(args[0])
-
-    @staticmethod
-    def _is_inplace(method, node) -> bool:
-        if method not in lib.INPLACE_METHODS:
-            return False
-        return any(k.arg == "inplace" and truthy_const(k.value) for k in node.keywords)
 
     def _rebind(self, target, value, scope) -> None:
         if isinstance(target, (ast.Name, ast.Attribute)) and value is not None:

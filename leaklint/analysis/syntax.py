@@ -256,6 +256,11 @@ def reads_files(body) -> bool:
     return False
 
 
+def inplace_call(method, node) -> bool:
+    """``df.fillna(v, inplace=True)``: the method changes its receiver."""
+    return method in lib.INPLACE_METHODS and any(k.arg == "inplace" and truthy_const(k.value) for k in node.keywords)
+
+
 def changed_in_place(func) -> frozenset:
     """Parameters a function changes and never rebinds: ``df[c] = ...``, ``df.loc[m, c] = ...``,
     ``df[c].fillna(v, inplace=True)``. The caller's object is changed with them."""
@@ -266,8 +271,7 @@ def changed_in_place(func) -> frozenset:
             rebound.add(node.id)
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
             changed.add(_base_name(node))
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in lib.INPLACE_METHODS \
-                and any(k.arg == "inplace" and truthy_const(k.value) for k in node.keywords):
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and inplace_call(node.func.attr, node):
             changed.add(_base_name(node.func.value))
     return frozenset(changed & params - rebound)
 
