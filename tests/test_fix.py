@@ -748,6 +748,15 @@ def test_rows_drawn_early_only_look_at_the_tables_the_split_reads(between, fixed
     assert (_only_fix("a.py", source.encode()) is not None) is fixed
 
 
+@pytest.mark.parametrize("after, fixed", [
+    ("churn = pd.concat([churn, churn], ignore_index=True)\n", True),  # bound again once X and y are taken
+    ("X = pd.concat([X, X], ignore_index=True)\n", False),  # the rows the split reads
+])
+def test_a_table_bound_again_after_the_split_inputs_are_taken_does_not_change_the_rows_drawn(after, fixed):
+    source = STRATIFIED.format(between="").replace("y = churn['Churn']\n", "y = churn['Churn']\n" + after)
+    assert (_only_fix("a.py", source.encode()) is not None) is fixed
+
+
 FOLDS = (
     "import numpy as np\nimport pandas as pd\n"
     "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import StratifiedKFold\n"

@@ -140,37 +140,48 @@ def _label_column(label: str, anchor, split_stmt, t: Tree) -> str:
 
 
 def _lineage(call, between: list) -> list:
-    """The statements of ``between`` that the split's rows come from: those binding or
-    changing in place a name the split reads, or a name such a statement reads, and so on
-    back. A table read or filtered on the way elsewhere (``test = pd.read_csv(...)``)
-    does not change the rows drawn."""
-    wanted = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
-    chain, rest = [], list(between)
+    """The statements of ``between`` that the split's rows come from: those changing in
+    place a name the split reads, or a name such a statement reads, and so on back; and
+    those binding such a name before it is read. A table read or filtered on the way
+    elsewhere (``test = pd.read_csv(...)``), or bound again after the last read
+    (``df = pd.concat(...)`` once ``X = df.drop(...)`` is taken), does not change the
+    rows drawn."""
+    last_read = dict.fromkeys((n.id for n in ast.walk(call) if isinstance(n, ast.Name)), len(between))
+    chain: set = set()
     while True:  # in any order: a table changed in place after an alias of it was taken counts
-        found = [stmt for stmt in rest if _written_names(stmt) & wanted]
+        found = set()
+        for index, stmt in enumerate(between):
+            if index in chain:
+                continue
+            bound, edited = _written_names(stmt)
+            if edited & last_read.keys() or any(last_read.get(name, -1) > index for name in bound):
+                found.add(index)
         if not found:
-            return chain
-        chain += found
-        rest = [stmt for stmt in rest if not any(stmt is f for f in found)]
-        wanted |= {n.id for stmt in found for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+            return [between[i] for i in sorted(chain)]
+        chain |= found
+        for index in found:
+            for node in ast.walk(between[index]):
+                if isinstance(node, ast.Name):
+                    last_read[node.id] = max(last_read.get(node.id, -1), index)
 
 
-def _written_names(stmt) -> set:
-    """Names a statement binds, or changes in place (``df[c] = v``, ``df.dropna(inplace=True)``)."""
-    names = set()
+def _written_names(stmt) -> tuple:
+    """(names a statement binds, names it changes in place: ``df[c] = v``,
+    ``df.dropna(inplace=True)``)."""
+    bound, edited = set(), set()
     for node in ast.walk(stmt):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
+            bound.add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
+            bound.add(node.name)
         elif isinstance(node, (ast.Subscript, ast.Attribute)) and not isinstance(node.ctx, ast.Load) or (
                 isinstance(node, ast.Call) and any(k.arg == "inplace" for k in node.keywords)):
             root = node.func if isinstance(node, ast.Call) else node
             while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
                 root = root.func if isinstance(root, ast.Call) else root.value
             if isinstance(root, ast.Name):
-                names.add(root.id)
-    return names
+                edited.add(root.id)
+    return bound, edited
 
 
 def _changes_rows(stmt) -> bool:
