@@ -82,7 +82,10 @@ after the reload count; `model.load_weights(...)` reloads that model's checkpoin
 `load_model(path)` the latest checkpoint no earlier load took (its path is rarely a
 literal the analysis can match). A fit inside
 a tuning objective (`def objective(trial)`, a function handed to `study.optimize`) only
-ranks trials and is silent, as is one in a function nothing in the file calls. Watching the test rows without early stopping
+ranks trials and is silent, as is one in a function nothing in the file calls that stops
+on rows it was handed (its caller made them, and decides what they score); a function
+nothing calls that splits the rows itself and stops each fold on the fold it scores holds
+the whole procedure and is flagged. Watching the test rows without early stopping
 (learning curves only) is silent, and so is Keras `EarlyStopping` without
 `restore_best_weights=True` (it stops on the test rows but keeps the last epoch). A loop over folds (or
 bootstrap resamples) that stops each fold on its own held-out fold and scores it is

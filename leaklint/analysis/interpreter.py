@@ -88,6 +88,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._reading_loops: list = []  # the loops under way whose body lists or reads files
         self._checkpointed: list = []  # EarlyStops of fits that saved their best epoch to a file not yet reloaded
         self._standalone = False  # analysing a function no code of the file calls
+        self._standalone_from = 0  # the last id given before that analysis began
         self._objective = 0  # inside a tuning objective (one trial of a study)
 
     # ------------------------------------------------------------------ entry
@@ -124,7 +125,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                     continue  # a script's or notebook's function that nothing names: dead code
                 # analysed alone, a function's result is its caller's business (nothing in
                 # this file reports it); an optuna-style objective scores one trial
-                self._standalone = True
+                self._standalone, self._standalone_from = True, self._ids
                 self._objective += tuning_objective(func)
                 try:
                     self._call_function(Function(func, scope, id(func)), [], {}, standalone=True)

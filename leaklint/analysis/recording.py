@@ -215,8 +215,9 @@ class RecordingMixin:
         if watched is not None:
             event.watched = as_data(watched).rows
         how = self._keeps_best(est, kwargs, node) if watched is not None else None
-        if how and not self._objective and not self._standalone:
-            # (a trial's own stopping point only ranks trials; a function nothing calls stops nothing)
+        if how and not self._objective and (not self._standalone or self._split_here(watched)):
+            # (a trial's own stopping point only ranks trials; a function nothing calls stops
+            # nothing, unless it split the watched rows itself and so holds the whole procedure)
             stop = EarlyStop(event.id, as_data(watched).rows, how)
             if "ModelCheckpoint" in how:
                 self._checkpointed.append(stop)  # the model in memory is the last epoch until the best is reloaded
@@ -532,6 +533,11 @@ class RecordingMixin:
             if stop not in self.facts.early_stops:
                 self.facts.early_stops.append(stop)
         return frozenset(s.fit for s in reloaded)
+
+    def _split_here(self, value) -> bool:
+        """Every row of ``value`` is a side of a split made by the function analysed alone."""
+        rows = as_data(value).rows
+        return bool(rows) and all(r.side is not None and r.side.split > self._standalone_from for r in rows)
 
     def _report(self, values, node, how) -> None:
         """Scores shown or kept as a result: a search's best score among them is reported."""
