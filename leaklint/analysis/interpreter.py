@@ -921,6 +921,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             left, right = self._drop_stats(as_data(left)), self._drop_stats(as_data(right))
         self._compare_scores(as_data(left).scores, as_data(right).scores)
         if isinstance(node.op, ast.Add):
+            if left.__class__ is Seq and right.__class__ is Seq and not left.keys and not right.keys:
+                return Seq(left.items + right.items)  # audio_cols + ["genre"]: the columns of both lists
             # list(train_idx) + extra_indices: one fold's indices and rows of no split
             for fold, other in ((left, right), (right, left)):
                 if isinstance(fold, FoldIndex) and not isinstance(other, FoldIndex) and not as_data(other).rows:
