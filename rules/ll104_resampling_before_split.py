@@ -121,11 +121,11 @@ def check(ctx):
                 f"are {split_phrase(split, ctx)}{UNKNOWN_CLASS}"
             )
         if event.kind == "resample" and event.method == "undersample":
-            return (
-                f"{event.data} is undersampled to the size of another class before the rows are "
-                f"{split_phrase(split, ctx)}; the held-out rows are balanced like the training rows, "
-                "not drawn as new data would be, so the score describes a population the model will not meet"
-            )
+            return f"{event.data} is undersampled to the size of another class before the rows are " + _rebalanced(
+                split_phrase(split, ctx))
+        if _undersampler(event, ctx.catalog):
+            return (f"{step_name(event, ctx.catalog)} undersamples {event.data} ({event.rows_phrase}) before the rows "
+                    "are " + _rebalanced(split_phrase(split, ctx)))
         if event.kind == "resample":
             what = f"{event.data} is oversampled with replacement"
         else:
@@ -136,6 +136,18 @@ def check(ctx):
         )
 
     return learned_before_split(ctx, matches, explain, _by_hand, resplit=True)
+
+
+def _rebalanced(phrase: str) -> str:
+    return (f"{phrase}; the held-out rows are balanced like the training rows, not drawn as new data would be, "
+            "so the score describes a population the model will not meet")
+
+
+def _undersampler(event, catalog) -> bool:
+    """The matching sampler keeps a subset of the original rows: nothing is copied across the
+    split (ClusterCentroids replaces rows with centroids, points synthesised from them)."""
+    names = [event.qualname] if event.qualname in catalog else [s for s in event.steps if s in catalog]
+    return bool(names) and all(n.startswith(_US) and not n.endswith(".ClusterCentroids") for n in names)
 
 
 def _by_hand(event) -> dict:
