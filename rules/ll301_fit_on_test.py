@@ -73,7 +73,10 @@ own, from a model fitted on other rows that is then scored on them (`.score`, or
 metric of its predictions); unlabelled rows that are only predicted (a competition's
 test file) are not held out. A model fitted with labels on the held-out side of a split
 (not of a fold) that no model is then scored on (a calibration set, the second level of a
-blend, rows only predicted or plotted) is a second training part and is not reported.
+blend, rows only predicted or plotted) is a second training part and is not reported;
+so is one fitted on a part cut from the training side of a split whose held-out side a
+model predicts (a calibrator fitted, and its threshold picked, on a calibration part,
+then the test side scored), also when that split is a project loader's named parts.
 Stateless transformers (PolynomialFeatures, FunctionTransformer, Normalizer),
 vocabulary-only encoders, and random features or projections that read only the number
 of columns (RBFSampler unless `gamma="scale"`, GaussianRandomProjection) are not reported. Nor is a surrogate fitted on the test rows to
@@ -154,6 +157,21 @@ def _scored_on_held_out(split, facts) -> bool:
     """Some model is scored on the split's held-out side (a score, not only predictions),
     anywhere in the file."""
     return any(evaluation.scored and holds_held_out(evaluation.rows, split.id) for evaluation in facts.evaluations)
+
+
+def _cut_from_a_scored_training_side(split, facts) -> bool:
+    """The split divides the training side of an earlier split (or the part named "train" of
+    a split the analysis cannot read), and a model predicts that split's held-out side (its
+    scoring may be a project helper's): the part held out here is a validation part."""
+    sides = {r.side for r in split.rows}
+    side = sides.pop() if len(sides) == 1 else None
+    if side is not None:
+        return side.kind == "train" and any(holds_held_out(e.rows, side.split) for e in facts.evaluations)
+    named = {facts.named_parts.get(r.root) for r in split.rows}
+    part, whole = named.pop() if len(named) == 1 and None not in named else (None, None)
+    return part == "train" and any(
+        facts.named_parts.get(r.root, ("train",))[0] != "train" and facts.named_parts[r.root][1] == whole
+        for e in facts.evaluations for r in e.rows)
 
 
 def _fitted_with_held_out(ctx) -> list:
@@ -272,9 +290,12 @@ def check(ctx):
         if split is not None and split.kind == "folds" and split.use == "other":
             continue  # the held-out folds of an out-of-fold encoding, put together: the training table
         if (split is not None and event.kind == "fit" and event.method == "fit" and event.has_labels
-                and split.kind != "folds" and not _scored_on_held_out(split, ctx.facts)):
+                and split.kind != "folds" and (not _scored_on_held_out(split, ctx.facts)
+                                               or _cut_from_a_scored_training_side(split, ctx.facts))):
             # a model's second training part (a calibration set, a blend): nothing is scored on
-            # it; a sampler or a step (fit_resample, fit_transform) changes the rows themselves
+            # it, or it was cut from the training side of a split whose held-out side is scored
+            # (a threshold picked on it is a choice made on training rows); a sampler or a step
+            # (fit_resample, fit_transform) changes the rows themselves
             continue
         related = ()
         if split is not None:
