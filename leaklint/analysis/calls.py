@@ -497,6 +497,13 @@ class CallsMixin:
         if fitted and len(rows) >= 2:
             self.facts.handed_models.append((self.new_id(), fitted, merge_data([a for a, _ in rows]).rows,
                                              frozenset(text for _, text in rows)))
+        # a model a project function built with a search's chosen settings (``evaluate(get_model(
+        # name, best_params), X, y)``): the searches stand for their tuned models
+        chosen = frozenset().union(*(as_data(a).tuned for a in given if not isinstance(a, Estimator)))
+        data = [(a, text) for a, text in rows if not a.tuned]
+        if chosen and len(data) >= 2:
+            self.facts.handed_models.append((self.new_id(), chosen, merge_data([a for a, _ in data]).rows,
+                                             frozenset(text for _, text in data)))
         predicted = [a for a in args if isinstance(a, Data) and a.rows and a.scores]
         others = [(a, text_of(n)) for a, n in zip(args, node.args)
                   if isinstance(a, Data) and a.rows and not a.scores and not a.learned]
@@ -614,7 +621,8 @@ class CallsMixin:
         if key in lib.ARRAY_CONSTRUCTORS and len(node.args) == 1 and _numbers(node.args[0]):
             return Data()  # np.array([1.0, 0.95, 1.0]): weights typed in, no rows of data
         if not data.rows and not data.learned and not data.time and not data.scores:
-            return Data(rows=self.fresh_rows(), made_by=made_by)
+            # (a model a project function builds with a search's chosen settings stays tuned)
+            return Data(rows=self.fresh_rows(), made_by=made_by, tuned=data.tuned)
         derived = replace(self.derive([data], node), made_by=made_by)
         named = kwargs.get("columns") if key == lib.lib_key("pandas.DataFrame") else None
         if isinstance(named, Seq) and named.items and all(as_data(item).texts for item in named.items):
