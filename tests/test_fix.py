@@ -748,6 +748,17 @@ def test_rows_drawn_early_only_look_at_the_tables_the_split_reads(between, fixed
     assert (_only_fix("a.py", source.encode()) is not None) is fixed
 
 
+@pytest.mark.parametrize("between, fixed", [
+    ("for col in ['a', 'c']:\n    churn[col] = churn[col].clip(-2, 2)\n", True),  # other columns, listed
+    ("for col in churn.columns.drop('Churn'):\n    churn[col] = churn[col].clip(-2, 2)\n", True),  # all but the label
+    ("for col in ['a', 'Churn']:\n    churn[col] = churn[col].astype(str)\n", False),  # the label among them
+    ("for col in churn.columns:\n    churn[col] = churn[col].astype(str)\n", False),  # columns not known
+])
+def test_rows_drawn_early_know_which_columns_a_loop_over_listed_columns_writes(between, fixed):
+    source = STRATIFIED.format(between=between)
+    assert (_only_fix("a.py", source.encode()) is not None) is fixed
+
+
 @pytest.mark.parametrize("after, fixed", [
     ("churn = pd.concat([churn, churn], ignore_index=True)\n", True),  # bound again once X and y are taken
     ("X = pd.concat([X, X], ignore_index=True)\n", False),  # the rows the split reads

@@ -132,11 +132,38 @@ def _label_column(label: str, anchor, split_stmt, t: Tree) -> str:
             raise NoFix  # rebound
         parent = t.parent.get(node)
         if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Store):
-            if not (isinstance(parent.slice, ast.Constant) and parent.slice.value != column.value):
+            if _may_write(parent.slice, column.value, t):
                 raise NoFix  # the label column (or one not known) written again
         elif t.mutated(node):
             raise NoFix
     return f"{table.id}[{column.value!r}]"
+
+
+def _may_write(index, column: str, t: Tree) -> bool:
+    """``df[index] = ...`` may write ``column``: unless ``index`` is a constant, or the
+    variable of ``for col in cols`` over a list display of other strings that ``cols`` is
+    bound to once, or over ``df.columns.drop(column)``."""
+    if isinstance(index, ast.Constant):
+        return index.value == column
+    loop = t.parent.get(index)
+    while loop is not None and not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)
+                                    and isinstance(index, ast.Name) and loop.target.id == index.id):
+        loop = t.parent.get(loop)
+    if loop is None:
+        return True
+    items = loop.iter
+    if isinstance(items, ast.Name):
+        store = t.binding(items.id, loop)
+        stmt = t.parent.get(store) if store is not None else None
+        if not (isinstance(stmt, ast.Assign) and stmt.targets == [store]) or t.written(items.id, stmt.end_lineno, loop.lineno):
+            return True
+        items = stmt.value
+    if isinstance(items, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in items.elts):
+        return column in {e.value for e in items.elts}
+    return not (isinstance(items, ast.Call) and call_name(items) == "drop" and isinstance(items.func.value, ast.Attribute)
+                and items.func.value.attr == "columns" and len(items.args) == 1
+                and isinstance(items.args[0], ast.Constant) and items.args[0].value == column)
 
 
 def _lineage(call, between: list) -> list:
