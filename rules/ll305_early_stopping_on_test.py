@@ -69,9 +69,10 @@ nothing shows how the test rows were drawn). A later
 Native boosters (`lgb.train(params, dtrain, valid_sets=[dtest])`, `xgb.train(...,
 evals=[(dtest, "test")])`) get new `Dataset` / `DMatrix` containers of the two parts,
 built as the originals were. A fit inside a helper of the file is fixed in the helper
-only when the file calls that helper once and hands it nowhere else (a splitter passed
-to it is read at that call); with other callers, editing the helper would change them
-too. No fix when the sides do not come from a `train_test_split` or a splitter's fold
+when the file calls that helper once and hands it nowhere else (a splitter passed
+to it is read at that call), or when the helper splits the rows itself (its own fold
+loop), so that the part drawn is the same for every caller; otherwise editing the helper
+would change other callers' draws too. No fix when the sides do not come from a `train_test_split` or a splitter's fold
 loop, or when the model predicts its training rows some other way.
 
 ## Known limitations

@@ -685,6 +685,49 @@ def test_early_stopping_fix_draws_as_the_watched_rows_were_made(made, options):
     assert f"train_test_split(X_train_s, y_train, test_size=0.2, {options})" in fixed
 
 
+@pytest.mark.parametrize("loop, options", [
+    ("for tr, te in KFold(5, shuffle=True, random_state=3).split(X):", "random_state=3"),  # splitter built inline
+    ("for i, (tr, te) in enumerate(folds.split(X), 1):", "random_state=3"),  # counted from one
+    ("splits = folds.split(X)\nfor i, (tr, te) in enumerate(splits):", "random_state=3"),  # folds bound first
+    ("for tr, te in KFold(5).split(X):", "shuffle=False"),  # folds in order: the latest part
+])
+def test_early_stopping_fix_in_a_fold_loop_draws_as_the_splitter_draws(loop, options):
+    source = (
+        "import pandas as pd\nfrom sklearn.model_selection import KFold\nfrom xgboost import XGBClassifier\n"
+        "df = pd.read_csv('d.csv')\nX, y = df.drop(columns='t'), df['t']\n"
+        "folds = KFold(5, shuffle=True, random_state=3)\nscores = []\n"
+        f"{loop}\n"
+        "    X_tr, y_tr, X_te, y_te = X.iloc[tr], y.iloc[tr], X.iloc[te], y.iloc[te]\n"
+        "    m = XGBClassifier(n_estimators=500, early_stopping_rounds=20)\n"
+        "    m.fit(X_tr, y_tr, eval_set=[(X_te, y_te)])\n"
+        "    scores.append(m.score(X_te, y_te))\nprint(sum(scores) / 5)\n"
+    )
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
+    assert len(findings) == 1 and findings[0].fix is not None
+    fixed = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    assert f"train_test_split(X_tr, y_tr, test_size=0.2, {options})" in fixed
+
+
+def test_early_stopping_fix_in_a_helper_called_twice_edits_the_helper_when_it_splits_the_rows_itself():
+    source = (
+        "import numpy as np\nimport pandas as pd\nfrom sklearn.model_selection import KFold\n"
+        "from lightgbm import LGBMRegressor, early_stopping\n\n\n"
+        "def cv_score(X, y):\n    scores = []\n"
+        "    for tr, te in KFold(5, shuffle=True, random_state=1).split(X):\n"
+        "        X_tr, y_tr, X_te, y_te = X.iloc[tr], y.iloc[tr], X.iloc[te], y.iloc[te]\n"
+        "        m = LGBMRegressor(n_estimators=1000)\n"
+        "        m.fit(X_tr, y_tr, eval_set=[(X_te, y_te)], callbacks=[early_stopping(50)])\n"
+        "        scores.append(m.score(X_te, y_te))\n    return np.mean(scores)\n\n\n"
+        "a, b = pd.read_csv('a.csv'), pd.read_csv('b.csv')\n"
+        "print(cv_score(a.drop(columns='t'), a['t']), cv_score(b.drop(columns='t'), b['t']))\n"
+    )
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
+    assert findings and all(f.fix is not None for f in findings)
+    fixed = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    assert "train_test_split(X_tr, y_tr, test_size=0.2, random_state=1)" in fixed
+    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code == "LL305"]
+
+
 @pytest.mark.parametrize("read, fixed", [
     # time-ordered rows, test rows read from another file: the latest part of the training rows
     ("pd.read_csv('{}.csv', parse_dates=['date'], index_col='date').sort_index()", "shuffle=False"),

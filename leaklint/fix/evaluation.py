@@ -275,10 +275,17 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     if event.span.path is not None:
         raise NoFix  # the fit is in another module
     call = t.call(event.span)
+    ordered = event.time is not None
     if event.site is not None:
-        _sole_caller(call, t)
+        try:
+            _sole_caller(call, t)
+        except NoFix:
+            # several callers: the helper is edited for all of them, so only a validation part
+            # drawn as the helper's own split drew the watched rows will do (not one a caller's
+            # time order suggests)
+            ordered = False
     if call_name(call) == "train":
-        return _native_validation_fix(call, event.time is not None, t)
+        return _native_validation_fix(call, ordered, t)
     x_node, y_node = argument(call, 0, "X") or argument(call, 0, "x"), argument(call, 1, "y")
     if call_name(call) != "fit" or not isinstance(x_node, ast.Name) or not isinstance(y_node, ast.Name):
         raise NoFix
@@ -294,7 +301,7 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
         raise NoFix
     training_scores = _training_scores(call, x_train, y_train, fit_stmt, t)
     (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_train, y_train, pairs[0].elts[0].id, call, t,
-                                                                      event.time is not None)
+                                                                      ordered)
     ops = [t.op("before", anchor, draw), t.replace(x_node, x_fit), t.replace(y_node, y_fit),
            t.replace(pairs[0].elts[0], x_val), t.replace(pairs[0].elts[1], y_val), *imports]
     ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in ast.walk(watched)
@@ -480,13 +487,18 @@ def _fold_options(loop: ast.For, t: Tree) -> str:
     """``for tr, te in splitter.split(X)``: a validation part drawn as the splitter draws its
     held-out folds (shuffled with its seed, else in order: the latest part)."""
     source = loop.iter
-    if isinstance(source, ast.Call) and call_name(source) == "enumerate" and len(source.args) == 1:
-        source = source.args[0]
+    if isinstance(source, ast.Call) and call_name(source) == "enumerate" and source.args:
+        source = source.args[0]  # (enumerate(kf.split(X), 1) counts from one)
+    if isinstance(source, ast.Name):  # folds = skf.split(X, y) bound before the loop
+        owner = _owner(_binding(source.id, loop, t), t)
+        source = owner.value if isinstance(owner, ast.Assign) and len(owner.targets) == 1 else None
     if not (isinstance(source, ast.Call) and call_name(source) == "split" and isinstance(source.func, ast.Attribute)
-            and isinstance(source.func.value, ast.Name)):
+            and isinstance(source.func.value, (ast.Name, ast.Call))):
         raise NoFix
-    owner = _owner(_binding(source.func.value.id, loop, t), t)
-    made = owner.value if isinstance(owner, ast.Assign) and len(owner.targets) == 1 else None
+    made = source.func.value  # KFold(5, shuffle=True).split(X), or a splitter bound to a name
+    if isinstance(made, ast.Name):
+        owner = _owner(_binding(made.id, loop, t), t)
+        made = owner.value if isinstance(owner, ast.Assign) and len(owner.targets) == 1 else None
     name = call_name(made) if isinstance(made, ast.Call) else None
     if name not in SPLITTERS:
         raise NoFix
