@@ -65,7 +65,11 @@ the inner cross-validation only tuned and stays silent.
 Selection by hand is recognised when the chosen columns come from `df.corr()[label]`,
 `X.corrwith(y)` or a univariate score (`f_classif`, `chi2`, `mutual_info_classif`, ...)
 and flow into the columns that are split; a selection decided in an `if` inside a loop
-(control flow rather than data flow) is not followed. VarianceThreshold does not read
+(control flow rather than data flow) is not followed. Columns typed in by hand after
+a selector's or a univariate score's output was read are reported on weaker evidence
+(the message says so); a test comparing groups of rows (`ttest_ind`, `mannwhitneyu`,
+`f_oneway`, `kruskal`, `ranksums`) is a hypothesis test of one feature, and its printed
+p-value alone is not taken as the reason for such a list. VarianceThreshold does not read
 the labels and is reported by LL101 instead.
 
 ## References

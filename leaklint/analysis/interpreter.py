@@ -877,6 +877,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         for learn_id in self._inspected:
             event = self.facts.learns[learn_id]
             # (a correlation of two named columns counts when the rule finds one is the label)
+            if event.method in lib.GROUP_TESTS:
+                continue
             if (event.has_labels or event.column) and event.rows and all(r.side is None for r in event.rows) and {r.root for r in event.rows} == roots:
                 event.typed = event.typed or span_of(node)
                 found.add(learn_id)

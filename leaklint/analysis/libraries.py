@@ -115,6 +115,10 @@ for _name in ("ttest_ind", "mannwhitneyu", "ranksums", "f_oneway", "kruskal", "p
     LEARNING_FUNCTIONS[lib_key("scipy.stats." + _name)] = "selection"
 # Of those, the ones relating two variables alike (not groups of rows, not a feature to a label by signature).
 CORRELATIONS = frozenset(("pearsonr", "spearmanr"))
+# And the ones comparing groups of rows (the label within each value of one feature, or a
+# feature within each class): a hypothesis test of one feature, whose printed p-value is
+# no sign that columns typed in later were picked by it.
+GROUP_TESTS = frozenset(("ttest_ind", "mannwhitneyu", "ranksums", "f_oneway", "kruskal"))
 # Functions that compute column statistics and apply them in one call, with the
 # position of their axis argument (None: they have none).
 STANDARDIZING_FUNCTIONS = {lib_key("scipy.stats.zscore"): 1, lib_key("pandas.qcut"): None}
