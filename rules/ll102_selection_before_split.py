@@ -55,6 +55,8 @@ print(cross_val_score(model, X, y, cv=5).mean())
   and transforms both sides. Safe unless the overwritten input is read later.
 - Code that cannot be reordered: the selector is fitted on the features and labels of
   the rows the seeded split trains on, drawn early with the same call (unsafe, as LL101's).
+  Scores computed by hand (`X.corrwith(y)`, `df.corr()["price"]`, `mutual_info_classif(X,
+  y)`) are computed the same way on those drawn rows.
 
 ## Known limitations
 A selector fitted on the training side and then cross-validated on that side is

@@ -811,6 +811,29 @@ def test_a_table_bound_again_after_the_split_inputs_are_taken_does_not_change_th
     assert (_only_fix("a.py", source.encode()) is not None) is fixed
 
 
+@pytest.mark.parametrize("scores", ["X.corrwith(y).abs()", "pd.Series(mutual_info_classif(X, y, random_state=0), index=X.columns)"])
+def test_scores_by_hand_are_computed_on_the_training_rows_drawn_early(scores, tmp_path):
+    source = (
+        "import numpy as np\nimport pandas as pd\nfrom sklearn.feature_selection import mutual_info_classif\n"
+        "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import train_test_split\n\n"
+        "rng = np.random.default_rng(3)\ndf = pd.DataFrame(rng.normal(size=(300, 6)), columns=list('abcdef'))\n"
+        "df['target'] = (df['a'] + rng.normal(size=300) > 0).astype(int)\n"
+        "X, y = df.drop(columns='target'), df['target']\n"
+        f"scores = {scores}\n"
+        "chosen = [c for c in X.columns if scores[c] > 0.01]\n"
+        "X_train, X_test, y_train, y_test = train_test_split(X[chosen], y, test_size=0.25, random_state=7)\n"
+        "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n"
+    )
+    fix = _only_fix("a.py", source.encode())
+    fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert "= train_test_split(X, y, test_size=0.25, random_state=7)" in fixed
+    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code == "LL102"]
+    script = tmp_path / "a.py"
+    script.write_text(fixed + "assert list(X_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
 FOLDS = (
     "import numpy as np\nimport pandas as pd\n"
     "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import StratifiedKFold\n"

@@ -206,6 +206,8 @@ def _drawn_early(event, split, t: Tree) -> Fix:
         return _group_statistic(call, split, t)
     if event.kind == "stat" and event.qualname in APPLIED_IN_ONE_CALL:
         return _zscore_early(call, split, t)
+    if event.kind == "selection":
+        return _scores_early(call, split, t)
     if event.kind == "stat":
         root = stat_table(call, t)
         draw = Draw(split, t.statement(call), t)
@@ -244,6 +246,24 @@ def _zscore_early(call, split, t: Tree) -> Fix:
     rows = t.spliced(data, {root: picked[0]})
     new = f"(({t.source(data)} - {rows}.mean(axis=0)) / {rows}.std(axis=0, ddof={ddof}))"
     return draw.fix(ops + [t.replace(call, new)], f"the zscore of {t.source(data)}")
+
+
+def _scores_early(call, split, t: Tree) -> Fix:
+    """Univariate scores by hand (``X.corrwith(y)``, ``df.corr()["price"]``,
+    ``mutual_info_classif(X, y)``) computed on the training rows of the split, drawn here."""
+    method = call_name(call)
+    if isinstance(call.func, ast.Attribute) and method in ("corr", "corrwith"):
+        nodes = [call.func.value] + call.args[:1]
+    elif len(call.args) >= 2:
+        nodes = call.args[:2]
+    else:
+        raise NoFix
+    roots = [_table(node, t) for node in nodes]
+    names = list(dict.fromkeys(root.id for root in roots))
+    draw = Draw(split, t.statement(call), t)
+    ops, picked = draw.rows(names)
+    rows = dict(zip(names, picked))
+    return draw.fix(ops + [t.replace(root, rows[root.id]) for root in roots], f"the {method} scores")
 
 
 def stat_table(call, t: Tree) -> ast.Name:
