@@ -80,7 +80,6 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._last_call_scope = None
         self._dotted = False  # an attribute path ("self.model") was bound as a name
         self._defined: list = []  # (FunctionDef, defining scope) in the order met
-        self._class_of: dict = {}  # id(FunctionDef) -> the LocalClass it is a method of
         self._logged: frozenset = frozenset()  # scores logged to an experiment tracker
         self._inspected: list = []  # ids of supervised selections whose scores were read
         self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
@@ -129,7 +128,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                 self._standalone, self._standalone_from = True, self._ids
                 self._objective += tuning_objective(func)
                 try:
-                    self._call_function(Function(func, scope, id(func)), self._own_instance(func), {}, standalone=True)
+                    self._call_function(Function(func, scope, id(func)), [], {}, standalone=True)
                 finally:
                     self._standalone = False
                     self._objective -= tuning_objective(func)
@@ -296,9 +295,7 @@ class Interpreter(CallsMixin, RecordingMixin):
     stmt_AsyncFunctionDef = stmt_FunctionDef
 
     def stmt_ClassDef(self, stmt, scope):
-        cls = LocalClass(stmt, scope, id(stmt))
-        self.bind(stmt.name, cls, scope)
-        self._class_of.update((id(m), cls) for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        self.bind(stmt.name, LocalClass(stmt, scope, id(stmt)), scope)
         pending = list(stmt.body) if not hasattr(stmt, project.PATH_ATTRIBUTE) else []
         while pending:
             member = pending.pop(0)
@@ -306,18 +303,6 @@ class Interpreter(CallsMixin, RecordingMixin):
                 self._defined.append((member, scope))
             elif isinstance(member, ast.ClassDef):
                 pending.extend(member.body)
-
-    def _own_instance(self, func) -> list:
-        """``[self]`` for a method nothing calls: an object of its class built by its
-        ``__init__`` with unknown arguments (``self.enc = OneHotEncoder()`` is known to the
-        method); ``[]`` for a function, a static or class method, or ``__init__`` itself."""
-        cls = self._class_of.get(id(func))
-        plain = not any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in func.decorator_list)
-        if cls is None or not plain or func.name == "__init__" or not (func.args.posonlyargs or func.args.args):
-            return []
-        instance = Instance(cls, self.new_id())
-        self._call_method(instance, "__init__", [], {})
-        return [instance]
 
     def stmt_Return(self, stmt, scope):
         none = stmt.value is None or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
