@@ -499,9 +499,9 @@ class CallsMixin:
                                              frozenset(text for _, text in rows)))
         # a model a project function built with a search's chosen settings (``evaluate(get_model(
         # name, best_params), X, y)``): the searches stand for their tuned models
-        chosen = frozenset().union(*(as_data(a).tuned for a in given if not isinstance(a, Estimator)))
-        data = [(a, text) for a, text in rows if not a.tuned]
-        if chosen and len(data) >= 2:
+        chosen = frozenset().union(*(a.tuned for a in given if a.__class__ is Data and a.tuned))
+        data = [(a, text) for a, text in rows if not a.tuned] if chosen else ()
+        if len(data) >= 2:
             self.facts.handed_models.append((self.new_id(), chosen, merge_data([a for a, _ in data]).rows,
                                              frozenset(text for _, text in data)))
         predicted = [a for a in args if isinstance(a, Data) and a.rows and a.scores]
