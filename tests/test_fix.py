@@ -834,6 +834,14 @@ def test_scores_by_hand_are_computed_on_the_training_rows_drawn_early(scores, tm
     assert proc.returncode == 0, proc.stderr
 
 
+def test_no_rows_are_drawn_early_from_a_table_the_split_does_not_take_its_rows_from():
+    source = STRATIFIED.format(between="").replace(
+        "churn['b'] = churn['b'].fillna(churn['b'].median())\n",
+        "positive = churn[churn['a'] > 0]\nchurn['b'] = churn['b'].fillna(positive['b'].median())\n")
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL105"]
+    assert len(findings) == 1 and findings[0].fix is None  # drawing "positive" would pick other rows
+
+
 FOLDS = (
     "import numpy as np\nimport pandas as pd\n"
     "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import StratifiedKFold\n"

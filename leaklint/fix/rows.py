@@ -56,7 +56,8 @@ class Draw:
         index = t.block(anchor)[1]
         if index >= split_index:
             raise NoFix
-        if any(_changes_rows(stmt) for stmt in _lineage(call, items[index:split_index])):
+        chain, self.sources = _lineage(call, items[index:split_index])
+        if any(_changes_rows(stmt) for stmt in chain):
             raise NoFix
         options = {}
         for keyword in call.keywords:  # its options mean the same where the step learns
@@ -76,6 +77,8 @@ class Draw:
         """(Ops, names of the training rows of each of ``names``): a statement before the
         step drawing them, or the one an earlier fix wrote there."""
         t = self.t
+        if not set(names) <= self.sources:
+            raise NoFix  # a table the split's rows do not come from (a subset, another file) has other rows
         draw = f"{self.func}({', '.join(names)}{self.options})"
         existing = self._existing(draw)
         if existing is not None:
@@ -166,30 +169,34 @@ def _may_write(index, column: str, t: Tree) -> bool:
                 and isinstance(items.args[0], ast.Constant) and items.args[0].value == column)
 
 
-def _lineage(call, between: list) -> list:
-    """The statements of ``between`` that the split's rows come from: those changing in
-    place a name the split reads, or a name such a statement reads, and so on back; and
-    those binding such a name before it is read. A table read or filtered on the way
-    elsewhere (``test = pd.read_csv(...)``), or bound again after the last read
-    (``df = pd.concat(...)`` once ``X = df.drop(...)`` is taken), does not change the
-    rows drawn."""
+def _lineage(call, between: list) -> tuple:
+    """(the statements of ``between`` that the split's rows come from, the names they and
+    the split read): those changing in place a name the split reads, or a name such a
+    statement reads, and so on back; and those binding such a name before it is read. A
+    table read or filtered on the way elsewhere (``test = pd.read_csv(...)``), or bound
+    again after the last read (``df = pd.concat(...)`` once ``X = df.drop(...)`` is
+    taken), does not change the rows drawn."""
     last_read = dict.fromkeys((n.id for n in ast.walk(call) if isinstance(n, ast.Name)), len(between))
+    sources = set(last_read)  # the names the rows come from (not values an in-place edit reads)
     chain: set = set()
     while True:  # in any order: a table changed in place after an alias of it was taken counts
-        found = set()
+        found = {}
         for index, stmt in enumerate(between):
             if index in chain:
                 continue
             bound, edited = _written_names(stmt)
-            if edited & last_read.keys() or any(last_read.get(name, -1) > index for name in bound):
-                found.add(index)
+            binds = any(last_read.get(name, -1) > index and name in sources for name in bound)
+            if binds or edited & last_read.keys():
+                found[index] = binds
         if not found:
-            return [between[i] for i in sorted(chain)]
-        chain |= found
-        for index in found:
+            return [between[i] for i in sorted(chain)], sources
+        chain |= set(found)
+        for index, binds in found.items():
             for node in ast.walk(between[index]):
                 if isinstance(node, ast.Name):
                     last_read[node.id] = max(last_read.get(node.id, -1), index)
+                    if binds:
+                        sources.add(node.id)
 
 
 def _written_names(stmt) -> tuple:
