@@ -170,9 +170,11 @@ def _may_write(index, column: str, t: Tree) -> bool:
 
 
 def _lineage(call, between: list) -> tuple:
-    """(the statements of ``between`` that the split's rows come from, the names they and
-    the split read): those changing in place a name the split reads, or a name such a
-    statement reads, and so on back; and those binding such a name before it is read. A
+    """(the statements of ``between`` that the split's rows come from, the names of the
+    tables the rows come from: the split's inputs and what the statements binding them
+    read). The statements are those changing in place a name the split reads, or a name
+    such a statement reads, and so on back; and those binding such a table before it is
+    read. A
     table read or filtered on the way elsewhere (``test = pd.read_csv(...)``), or bound
     again after the last read (``df = pd.concat(...)`` once ``X = df.drop(...)`` is
     taken), does not change the rows drawn."""
