@@ -679,10 +679,14 @@ def test_early_stopping_fix_draws_as_the_watched_rows_were_made(made, options):
         "model.fit(X_train_s, y_train, eval_set=[(X_test_s, y_test)])\n"
         "print(model.score(X_test_s, y_test))\n"
     )
+    assert f"train_test_split(X_train_s, y_train, test_size=0.2, {options})" in _early_stopping_fixed(source)
+
+
+def _early_stopping_fixed(source: str) -> str:
+    """The source with the fix of its one LL305 finding applied."""
     findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
     assert len(findings) == 1 and findings[0].fix is not None
-    fixed = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
-    assert f"train_test_split(X_train_s, y_train, test_size=0.2, {options})" in fixed
+    return fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
 
 
 @pytest.mark.parametrize("loop, options", [
@@ -702,10 +706,7 @@ def test_early_stopping_fix_in_a_fold_loop_draws_as_the_splitter_draws(loop, opt
         "    m.fit(X_tr, y_tr, eval_set=[(X_te, y_te)])\n"
         "    scores.append(m.score(X_te, y_te))\nprint(sum(scores) / 5)\n"
     )
-    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
-    assert len(findings) == 1 and findings[0].fix is not None
-    fixed = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
-    assert f"train_test_split(X_tr, y_tr, test_size=0.2, {options})" in fixed
+    assert f"train_test_split(X_tr, y_tr, test_size=0.2, {options})" in _early_stopping_fixed(source)
 
 
 def test_early_stopping_fix_in_a_helper_called_twice_edits_the_helper_when_it_splits_the_rows_itself():
