@@ -159,7 +159,7 @@ def _scored_on_held_out(split, facts) -> bool:
     return any(evaluation.scored and holds_held_out(evaluation.rows, split.id) for evaluation in facts.evaluations)
 
 
-def _cut_from_a_scored_training_side(split, facts) -> bool:
+def _cut_from_a_tested_training_side(split, facts) -> bool:
     """The split divides the training side of an earlier split (or the part named "train" of
     a split the analysis cannot read), and a model predicts that split's held-out side (its
     scoring may be a project helper's): the part held out here is a validation part."""
@@ -169,9 +169,8 @@ def _cut_from_a_scored_training_side(split, facts) -> bool:
         return side.kind == "train" and any(holds_held_out(e.rows, side.split) for e in facts.evaluations)
     named = {facts.named_parts.get(r.root) for r in split.rows}
     part, whole = named.pop() if len(named) == 1 and None not in named else (None, None)
-    return part == "train" and any(
-        facts.named_parts.get(r.root, ("train",))[0] != "train" and facts.named_parts[r.root][1] == whole
-        for e in facts.evaluations for r in e.rows)
+    held = {root for root, (other, of) in facts.named_parts.items() if other != "train" and of == whole}
+    return part == "train" and any(r.root in held for e in facts.evaluations for r in e.rows)
 
 
 def _fitted_with_held_out(ctx) -> list:
@@ -291,9 +290,9 @@ def check(ctx):
             continue  # the held-out folds of an out-of-fold encoding, put together: the training table
         if (split is not None and event.kind == "fit" and event.method == "fit" and event.has_labels
                 and split.kind != "folds" and (not _scored_on_held_out(split, ctx.facts)
-                                               or _cut_from_a_scored_training_side(split, ctx.facts))):
+                                               or _cut_from_a_tested_training_side(split, ctx.facts))):
             # a model's second training part (a calibration set, a blend): nothing is scored on
-            # it, or it was cut from the training side of a split whose held-out side is scored
+            # it, or it was cut from the training side of a split whose held-out side is predicted
             # (a threshold picked on it is a choice made on training rows); a sampler or a step
             # (fit_resample, fit_transform) changes the rows themselves
             continue
