@@ -187,7 +187,8 @@ def learned_before_split(
     hits = []
     for learn_id, splits in by_event.items():
         event = ctx.facts.learns[learn_id]
-        splits = sorted({s.id: s for s in splits}.values(), key=lambda s: (s.span.line, s.span.column))
+        # a split its output reached by data flow explains it better than one whose columns were typed in
+        splits = sorted({s.id: s for s in splits}.values(), key=lambda s: (typed_in(event, s), s.span.line, s.span.column))
         first = splits[0]
         related = tuple((s.span, f"{s.data} is {split_phrase(s, ctx)}") for s in splits)
         # the runtime checker's pieces: of the first split that evaluates a model, with the step
@@ -201,6 +202,13 @@ def learned_before_split(
         basis = {"split": first.id, "splits": tuple(s.id for s in splits)}
         hits.append(learn_hit(event, explain(event, first), related, procedure, ctx, basis))
     return hits
+
+
+def typed_in(event: LearnEvent, split: SplitEvent) -> bool:
+    """The split's rows hold ``event``'s information only through columns typed in by hand
+    after its scores were read (the typed list is among the split's arguments)."""
+    typed = event.typed
+    return typed is not None and split.span.line <= typed.line <= split.span.end_line
 
 
 # ------------------------------------------------------- the runtime checker's pieces

@@ -78,7 +78,7 @@ the labels and is reported by LL101 instead.
 - Ambroise and McLachlan, Selection bias in gene extraction, PNAS 99(10), 2002.
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
 """
-from leaklint.ruleset import learned_before_split, split_phrase, step_name
+from leaklint.ruleset import learned_before_split, split_phrase, step_name, typed_in
 
 CODE = "LL102"
 NAME = "selection-before-split"
@@ -124,7 +124,7 @@ def check(ctx):
         return _explain(event, split) + (
             f"; the columns typed in at {ctx.where(event.typed)} were presumably chosen from its scores, "
             "so this rests on weaker evidence (no data flow, a person reading the output)"
-            if event.typed is not None
+            if typed_in(event, split)
             else ""
         )
 
