@@ -86,7 +86,11 @@ a tuning objective (`def objective(trial)`, a function handed to `study.optimize
 ranks trials and is silent, as is one in a function nothing in the file calls that stops
 on rows it was handed (its caller made them, and decides what they score); a function
 nothing calls that splits the rows itself and stops each fold on the fold it scores holds
-the whole procedure and is flagged. Watching the test rows without early stopping
+the whole procedure and is flagged. A validation part that stops a model and is scored too is
+silent when that model, or the candidate its score helped choose, is then scored on a
+part split away from both its training and its validation rows (a test part kept
+apart): that score is the result. Another split of the same rows drawn independently
+may overlap them and does not count. Watching the test rows without early stopping
 (learning curves only) is silent, and so is Keras `EarlyStopping` without
 `restore_best_weights=True` (it stops on the test rows but keeps the last epoch). A loop over folds (or
 bootstrap resamples) that stops each fold on its own held-out fold and scores it is
@@ -128,7 +132,7 @@ def check(ctx):
         event = facts.learns[stop.fit]
         watched = stop.rows - event.rows
         scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched and _after(ev.span, stop.since)]
-        if not watched or not scored:
+        if not watched or not scored or _tested_apart(stop.fit, event, watched, scored, facts):
             continue
         ev = scored[0]
         name = short(event.qualname)
@@ -140,6 +144,50 @@ def check(ctx):
         procedure = combined(combined(_procedure(event, watched, facts), model_pieces(event)), metric_pieces(ev))
         hits.append(Hit(event.reported, message, related, procedure, {"learn": event.id, "watched": watched}))
     return hits
+
+
+def _tested_apart(fit_id, event, watched, scored, facts) -> bool:
+    """Rows the model neither learned from nor stopped on, split from the same data,
+    report the result: the same model is scored on them, or, after its score on the
+    watched rows helped choose among candidates, the chosen one is (a test part kept
+    apart; the watched rows only chose)."""
+    roots = {r.root for r in watched}
+
+    def apart(ev):  # another part of the watched rows' own data, split away from them
+        return (
+            ev.scored and ev.rows and all(r.root in roots and r.side is not None for r in ev.rows)
+            and _parted(watched, ev.rows, facts) and _parted(event.rows, ev.rows, facts)
+        )
+
+    if any(fit_id in ev.fits and apart(ev) for ev in facts.evaluations):
+        return True
+    ids = {ev.id for ev in scored}
+    chosen = [max(c.evaluations) for c in facts.choices if ids & c.evaluations]
+    return bool(chosen) and any(ev.id > min(chosen) and apart(ev) for ev in facts.evaluations)
+
+
+def _parted(rows, others, facts) -> bool:
+    """No row of ``rows`` can be in ``others``: other datasets, other sides of one split,
+    or a split made from one side of a split and that split's other side (two splits of
+    the same rows made independently may overlap)."""
+    def sides_part(a, b):
+        split = facts.splits.get(a.split)
+        return split is not None and any(
+            r.side is not None and r.side.split == b.split and r.side.kind != b.kind for r in split.rows
+        )
+
+    for a in rows:
+        for b in others:
+            if a.root != b.root:
+                continue
+            if a.side is None or b.side is None:
+                return False
+            if a.side.split == b.side.split:
+                if a.side.kind == b.side.kind:
+                    return False
+            elif not (sides_part(a.side, b.side) or sides_part(b.side, a.side)):
+                return False
+    return True
 
 
 def _after(span, since) -> bool:
