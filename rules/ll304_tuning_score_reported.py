@@ -67,7 +67,10 @@ tell apart from the search's). A search over a single setting
 (`{"C": [10]}`, `n_iter=1`) chooses nothing and is silent, and so is a report inside a
 function that nothing in the file calls. LightGBMTunerCV's `best_score` and a printed
 `study.best_trial` are not followed. A search object handed in from elsewhere (a
-parameter) is not known to be one. Reporting means printing, logging (`logging`,
+parameter) is not known to be one. A search on the training part of a split the file
+cannot read (a project function), whose held-out parts the code binds only to names
+marked unused (`X_train, _X_test, y_train, _y_test = make_split(...)`), is silent: the
+test part is kept for other code, which scores the tuned model there. Reporting means printing, logging (`logging`,
 `mlflow`, `wandb`, a logger's methods), returning, appending to or storing in a
 container; a best score only compared with others is not reported.
 
@@ -103,7 +106,7 @@ def check(ctx):
     hits = []
     for search_id, report in sorted(first.items()):
         event = facts.learns[search_id]
-        if report.built in facts.nested or _scored_elsewhere(event, facts):
+        if report.built in facts.nested or _scored_elsewhere(event, facts) or _test_set_aside(event, facts):
             continue
         if any(line > report.span.line for line in facts.unread_lines) and report.span.path is None:
             continue  # code after the report could not be read: it may score the model on held-out rows
@@ -128,6 +131,18 @@ def check(ctx):
             procedure = combined(procedure, model_pieces(event))
         hits.append(Hit(report.span, message, related, procedure, {"search": event.id}))
     return hits
+
+
+def _test_set_aside(search, facts) -> bool:
+    """The search learns from the training part of a split the file cannot read, whose
+    held-out parts the code binds only to names it marks unused (``X_train, _X_test, ...``):
+    they are kept for code elsewhere, which scores the tuned model."""
+    parts = [facts.named_parts.get(r.root) for r in search.rows]
+    if not parts or any(p is None or p[0] != "train" for p in parts):
+        return False
+    wholes = {p[1] for p in parts}
+    held = [root for root, (part, whole) in facts.named_parts.items() if part != "train" and whole in wholes]
+    return bool(held) and all(root in facts.set_aside for root in held)
 
 
 def _before(a, b) -> bool:

@@ -563,6 +563,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             whole = frozenset(r.root for r in value.rows)
             for (part, _), rows in roots.items():
                 self.facts.named_parts.update((r.root, (part, whole)) for r in rows)
+            held = [name for name, side in sides.items() if side[0] != "train"]
+            if all(name.startswith("_") for name in held):  # X_train, _X_test = ...: kept for other code
+                self.facts.set_aside.update(r.root for side, rows in roots.items() if side[0] != "train" for r in rows)
             for target in targets:
                 side = sides.get(target.id) if isinstance(target, ast.Name) else None
                 self.assign(target, value if side is None else replace(value, rows=roots[side]), scope, source)

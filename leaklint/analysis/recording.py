@@ -106,7 +106,8 @@ class RecordingMixin:
     def _site_of(self, rows) -> tuple:
         """Inside a helper handed rows, the finding is at the outermost call (in the
         analysed file) that handed it the rows learned from, named by that argument; for
-        a call into another module that hands no rows, at that call."""
+        a call into another module that hands no rows, at that call (named by the first
+        argument that holds rows, or by the helper's own name for them)."""
         for span, handed in self._sites:
             if span.path is None:
                 text = next((t for t, r in handed if r and r == rows), None) or next((t for t, r in handed if r & rows), None)
@@ -114,7 +115,7 @@ class RecordingMixin:
                     return span, text
         for span, handed in reversed(self._sites):
             if handed and span.path is None:
-                return span, handed[0][0]
+                return span, next((t for t, r in handed if r), None)
         return None, None
 
     def _statistic(self, name, value, node, axis_position=None) -> Data:
