@@ -39,3 +39,29 @@ def test_columns_typed_in_after_reading_scores_are_called_weak_evidence():
     assert line == 8
     assert "cross_val_score at line 10" in message and "typed in at line 10" in message
     assert "weaker evidence" in message
+
+
+HELPER_LOADS_ITS_OWN_ROWS = '''\
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+from sklearn.preprocessing import StandardScaler
+
+MODEL_PATH = "models/churn.joblib"
+
+
+def evaluate(output_path):
+    df = pd.read_csv("churn.csv")
+    X, y = df.drop(columns="churned"), df["churned"]
+    X_scaled = StandardScaler().fit_transform(X)
+    print(cross_val_score(LogisticRegression(), X_scaled, y, cv=5).mean(), output_path)
+
+
+evaluate(MODEL_PATH)
+'''
+
+
+def test_rows_a_helper_loads_itself_keep_its_name_for_them():
+    [(line, message)] = messages(HELPER_LOADS_ITS_OWN_ROWS, "LL101")
+    assert message.startswith("StandardScaler is fitted on X (all rows)"), message
+    assert "MODEL_PATH" not in message
