@@ -106,8 +106,9 @@ class RecordingMixin:
     def _site_of(self, rows) -> tuple:
         """Inside a helper handed rows, the finding is at the outermost call (in the
         analysed file) that handed it the rows learned from, named by that argument; for
-        a call into another module that hands no rows, at that call (named by the first
-        argument that holds rows, or by the helper's own name for them)."""
+        a call into another module that hands no rows, at that call. Rows no argument
+        carried keep the name the helper gives them (an argument holding other rows, or
+        a path, does not name them)."""
         for span, handed in self._sites:
             if span.path is None:
                 text = next((t for t, r in handed if r and r == rows), None) or next((t for t, r in handed if r & rows), None)
@@ -115,7 +116,7 @@ class RecordingMixin:
                     return span, text
         for span, handed in reversed(self._sites):
             if handed and span.path is None:
-                return span, next((t for t, r in handed if r), None)
+                return span, None
         return None, None
 
     def _statistic(self, name, value, node, axis_position=None) -> Data:
