@@ -6,7 +6,8 @@ the fit). Also a model scored on the very rows it was fitted on with no held-out
 of it anywhere, and passed off as performance: printed as a test or validation score
 (`fit(X, y)` then `print("test accuracy:", score(X, y))`), or set against another
 model's held-out score (a drop-column importance computed on the training rows against
-a validation baseline); or a model scored on all rows after a split (a second report
+a validation baseline), or made beside a `train_test_split` of those rows whose sides no
+code reads (the split was made for the evaluation, and the model ignores it); or a model scored on all rows after a split (a second report
 that includes the training rows). These are reported at the score. A training score
 shown next to the same model's held-out score, beside a cross-validation of its rows,
 or printed as a training score, and an in-sample fit with no held-out score anywhere
@@ -66,6 +67,7 @@ itself, and is not reported.
   (overlap between training and test data).
 """
 from leaklint.analysis.facts import disjoint_rows
+from leaklint.analysis.values import Side
 from leaklint.ruleset import Hit, evaluated_procedure, learn_hit, overlaps, short
 
 CODE = "LL302"
@@ -115,6 +117,17 @@ def _alternatives(event, evaluation, split) -> bool:
     return bool(whole) and trained and whole <= {r.root for r in evaluation.rows if r.side is None}
 
 
+def _split_ignored(event, facts) -> bool:
+    """The rows the model learned from were split by ``train_test_split`` into sides that
+    no code reads: the split was made for this evaluation and the model ignores it."""
+    roots = {r.root for r in event.rows if r.side is None}
+    return bool(roots) and any(
+        split.kind == "split" and split.qualname.endswith(".train_test_split") and {r.root for r in split.rows} == roots and all(r.side is None for r in split.rows)
+        and not {Side("train", split.id), Side("test", split.id)} & facts.read_sides
+        for split in facts.splits.values()
+    )
+
+
 def _model_fit(event, ctx) -> bool:
     return event.kind == "fit" and event.qualname in ctx.catalog and event.has_labels
 
@@ -147,7 +160,8 @@ def _resubstitution(ctx, reported) -> list:
                     continue  # (a cross-validation beside it does not make a "validation" score of the training rows one)
                 # passed off as performance: called a test score, or set against another
                 # model's held-out score (an in-sample fit shown as such is a diagnostic)
-                if evaluation.label != "held-out" and (evaluation.label == "train" or not evaluation.compared_with & held_out):
+                if evaluation.label != "held-out" and (
+                        evaluation.label == "train" or not (evaluation.compared_with & held_out or _split_ignored(event, facts))):
                     continue
                 what = f"the rows it was fitted on ({event.data}, {ctx.where(event.span)})"
             elif any(r.side is not None for r in event.rows) and all(
