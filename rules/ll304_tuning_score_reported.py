@@ -58,7 +58,9 @@ which can take long. Optuna's `best_value` gets no fix.
 
 ## Known limitations
 When a line after the report could not be parsed (an unfinished homework template, a
-skipped cell), the honest score may be on it, and the rule is silent. Any score of a
+skipped cell), the honest score may be on it, and the rule is silent. `search.best_estimator_`, refitted or
+not, is the tuned model, also when it is kept on an object (`self.model`) that a branch
+may set to a default model instead. Any score of a
 model fitted after the search (or of any search's model) on rows disjoint
 from the search's rows counts as the honest evaluation, and so does a score of the tuned
 model, or of a model built with the search's chosen settings (`best_params_`,
@@ -176,8 +178,14 @@ def _scored_elsewhere(search, facts) -> bool:
     # the tuned model given with other rows to a function the analysis does not follow (a
     # project module's evaluate_model, a display of its predictions): it may be scored there
     return any(order > search.id and rows and _tuned_by(facts, fits, search.id)
-               and (disjoint_rows(search.rows, rows) or search.data not in texts)
+               and (disjoint_rows(search.rows, rows) or (search.data not in texts and not _same_side(search.rows, rows)))
                for order, fits, rows, texts in facts.handed_models)
+
+
+def _same_side(searched, rows) -> bool:
+    """``rows`` are known to be among the search's own: sides of a split it learned from
+    (other names for them, inside a helper, do not make them other rows)."""
+    return bool(rows) and all(r.side is not None for r in rows) and rows <= searched
 
 
 def _retuned(facts, fit_id, search) -> bool:

@@ -258,9 +258,9 @@ class CallsMixin:
                 # mylib.RobustZ().fit(X) is an estimator of that class; filler.fit_transform(X)
                 # on a parameter or an unknown call's result still learns from its rows
                 if receiver.made_by is not None:
-                    receiver = Estimator(receiver.made_by, None)
+                    receiver = Estimator(receiver.made_by, None, tuned=receiver.tuned)
                 else:
-                    receiver = Estimator(text_of(func.value), None, unknown=True)
+                    receiver = Estimator(text_of(func.value), None, unknown=True, tuned=receiver.tuned)
             if isinstance(receiver, Data) and (func.attr in lib.SCORE_METHODS or func.attr in lib.PREDICT_METHODS):
                 # best["model"].score(X_te, y_te): a fitted model kept in a table or a dict
                 models = frozenset(i for i in receiver.learned if self.facts.learns[i].kind == "fit" and self.facts.learns[i].has_labels)

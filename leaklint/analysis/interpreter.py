@@ -468,13 +468,16 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._branches(scope, [case.body for case in stmt.cases] + [[]])
 
     def _branches(self, scope, bodies) -> None:
-        start = dict(scope.env)
-        merged = None
+        start, heap = dict(scope.env), self._heap  # (objects' attributes set in a branch join too)
+        merged = merged_heap = None
         for body in bodies:
             scope.env = dict(start)
+            self._heap = dict(heap) if heap else {}
             self.exec_block(body, scope)
             merged = scope.env if merged is None else self._joined(merged, scope.env)
+            merged_heap = self._heap if merged_heap is None else self._joined(merged_heap, self._heap)
         scope.env = merged if merged is not None else start
+        self._heap = merged_heap if merged_heap is not None else heap
 
     @staticmethod
     def _joined(a: dict, b: dict) -> dict:
@@ -792,6 +795,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             return Data(learned=search.fits, tuning=search.fits)
         if (searched and attr == "best_params_") or (search.qualname in (lib.STUDY, lib.TRIAL) and attr in ("best_params", "params")):
             return Data(tuned=search.fits)  # the chosen settings: a model built with them is the tuned one
+        if searched and attr == "best_estimator_":  # the tuned model, refitted as is or not
+            return Data(learned=search.fits, tuned=search.fits)
         return None
 
     def ex_Subscript(self, node, scope):

@@ -238,6 +238,9 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             return long  # callbacks = [early_stopping(50)], appended to in one branch: its items, and maybe more
     if isinstance(a, (Data, Seq)) and isinstance(b, (Data, Seq)):
         return join(as_data(a), as_data(b))
+    for model, other in ((a, b), (b, a)):  # a new model or the search's tuned one: either is the tuned model
+        if isinstance(model, Estimator) and isinstance(other, Data) and other.tuned:
+            return replace(model, tuned=model.tuned | other.tuned)
     if isinstance(a, Data) and not a.rows and not a.learned:
         return b
     if isinstance(b, Data) and not b.rows and not b.learned:
