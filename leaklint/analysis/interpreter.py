@@ -930,6 +930,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not isinstance(node.op, ARITHMETIC) or counts_codes(node):
             left, right = self._drop_stats(as_data(left)), self._drop_stats(as_data(right))
         self._compare_scores(as_data(left).scores, as_data(right).scores)
+        if isinstance(node.op, ast.Sub):
+            self._errors(as_data(left), as_data(right))
         if isinstance(node.op, ast.Add):
             if left.__class__ is Seq and right.__class__ is Seq and not left.keys and not right.keys:
                 return Seq(left.items + right.items)  # audio_cols + ["genre"]: the columns of both lists
@@ -941,6 +943,12 @@ class Interpreter(CallsMixin, RecordingMixin):
             if joined is not None:  # column_name + "__zscore": a column name built from constants
                 return replace(self.derive([left, right], node), texts=frozenset({joined}))
         return self.derive([left, right], node)
+
+    def _errors(self, left: Data, right: Data) -> None:
+        """``y_test - pred``: predictions against labels (an error by hand: the model was scored)."""
+        for predicted, labels in ((left, right), (right, left)):
+            if predicted.scores and labels.rows and not labels.scores:
+                self._mark_scored(predicted.scores)
 
     def _compare_scores(self, left: frozenset, right: frozenset) -> None:
         """``base - accuracy_score(...)``: two scores set against each other."""

@@ -132,7 +132,7 @@ class RecordingMixin:
             return replace(data, column=None, indexer=False, stacked=False)
         data_node = node.args[0] if node.args else getattr(node.func, "value", None)
         event = self._learn("stat", name, node, data, data_node, column=data.column)
-        return Data(learned=data.learned | {event.id})
+        return Data(learned=data.learned | {event.id}, scores=data.scores)  # np.mean(errors): still that model's score
 
     def _made_by(self, labels: Data) -> list:
         """The Evaluations (predictions or scores) that ``labels`` came out of."""
