@@ -197,7 +197,8 @@ def _after(span, since) -> bool:
 
 def _procedure(event, watched, facts) -> dict:
     """The split that made the watched rows, and the task the model's class names."""
-    procedure = {"task": "regression" if "Regressor" in event.qualname else "classification"}
+    model = getattr(event.model, "qualname", "") or ""  # xgb.train(params) is read as XGBRegressor by its objective
+    procedure = {"task": "regression" if "Regressor" in event.qualname or "Regressor" in model else "classification"}
     for row in watched:
         split = facts.splits.get(row.side.split) if row.side is not None else None
         if split is not None and "split" in split.procedure:
