@@ -7,8 +7,9 @@ of it anywhere, and passed off as performance: printed as a test or validation s
 (`fit(X, y)` then `print("test accuracy:", score(X, y))`), or set against another
 model's held-out score (a drop-column importance computed on the training rows against
 a validation baseline), or made beside a `train_test_split` of those rows whose sides no
-code reads (the split was made for the evaluation, and the model ignores it); or a model scored on all rows after a split (a second report
-that includes the training rows). These are reported at the score. A training score
+code reads (the split was made for the evaluation, and the model ignores it); or a
+model scored on all rows after a split (a second report that includes the training
+rows). These are reported at the score. A training score
 shown next to the same model's held-out score, beside a cross-validation of its rows,
 or printed as a training score, and an in-sample fit with no held-out score anywhere
 (a regression's R² in a tutorial), are diagnostics and stay silent; predictions never compared with labels (a
@@ -122,7 +123,8 @@ def _split_ignored(event, facts) -> bool:
     no code reads: the split was made for this evaluation and the model ignores it."""
     roots = {r.root for r in event.rows if r.side is None}
     return bool(roots) and any(
-        split.kind == "split" and split.qualname.endswith(".train_test_split") and {r.root for r in split.rows} == roots and all(r.side is None for r in split.rows)
+        split.kind == "split" and split.qualname.endswith(".train_test_split")
+        and {r.root for r in split.rows} == roots and all(r.side is None for r in split.rows)
         and not {Side("train", split.id), Side("test", split.id)} & facts.read_sides
         for split in facts.splits.values()
     )

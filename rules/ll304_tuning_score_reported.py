@@ -58,10 +58,10 @@ which can take long. Optuna's `best_value` gets no fix.
 
 ## Known limitations
 When a line after the report could not be parsed (an unfinished homework template, a
-skipped cell), the honest score may be on it, and the rule is silent. `search.best_estimator_`, refitted or
-not, is the tuned model, also when it is kept on an object (`self.model`) that a branch
-may set to a default model instead. Any score of a
-model fitted after the search (or of any search's model) on rows disjoint
+skipped cell), the honest score may be on it, and the rule is silent.
+`search.best_estimator_`, refitted or not, is the tuned model, also when it is kept on
+an object (`self.model`) that a branch may set to a default model instead. Any score of
+a model fitted after the search (or of any search's model) on rows disjoint
 from the search's rows counts as the honest evaluation, and so does a score of the tuned
 model, or of a model built with the search's chosen settings (`best_params_`,
 `study.best_params`), on other rows of the same data (a date window the analysis cannot
@@ -72,9 +72,10 @@ function that nothing in the file calls. LightGBMTunerCV's `best_score` and a pr
 parameter) is not known to be one. A search on the training part of a split the file
 cannot read (a project function), whose held-out parts the code binds only to names
 marked unused (`X_train, _X_test, y_train, _y_test = make_split(...)`), is silent: the
-test part is kept for other code, which scores the tuned model there. Reporting means printing, logging (`logging`,
-`mlflow`, `wandb`, a logger's methods), returning, appending to or storing in a
-container; a best score only compared with others is not reported.
+test part is kept for other code, which scores the tuned model there. Reporting means
+printing, logging (`logging`, `mlflow`, `wandb`, a logger's methods), returning,
+appending to or storing in a container; a best score only compared with others is not
+reported.
 
 ## References
 - Cawley and Talbot, On over-fitting in model selection and subsequent selection bias in performance evaluation, JMLR, 2010.
