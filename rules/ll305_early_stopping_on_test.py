@@ -86,9 +86,9 @@ a tuning objective (`def objective(trial)`, a function handed to `study.optimize
 ranks trials and is silent, as is one in a function nothing in the file calls that stops
 on rows it was handed (its caller made them, and decides what they score); a function
 nothing calls that splits the rows itself and stops each fold on the fold it scores holds
-the whole procedure and is flagged. A validation part that stops a model and is scored too is
-silent when that model, or the candidate its score helped choose, is then scored on a
-part split away from both its training and its validation rows (a test part kept
+the whole procedure and is flagged. A validation part that stops a model and is scored
+too is silent when that model, or the candidate its score helped choose, is then scored
+on a part split away from both its training and its validation rows (a test part kept
 apart): that score is the result. Another split of the same rows drawn independently
 may overlap them and does not count. Watching the test rows without early stopping
 (learning curves only) is silent, and so is Keras `EarlyStopping` without

@@ -931,7 +931,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             left, right = self._drop_stats(as_data(left)), self._drop_stats(as_data(right))
         self._compare_scores(as_data(left).scores, as_data(right).scores)
         if isinstance(node.op, ast.Sub):
-            self._errors(as_data(left), as_data(right))
+            self._against_labels([left, right])  # y_test - pred: an error by hand
         if isinstance(node.op, ast.Add):
             if left.__class__ is Seq and right.__class__ is Seq and not left.keys and not right.keys:
                 return Seq(left.items + right.items)  # audio_cols + ["genre"]: the columns of both lists
@@ -944,11 +944,12 @@ class Interpreter(CallsMixin, RecordingMixin):
                 return replace(self.derive([left, right], node), texts=frozenset({joined}))
         return self.derive([left, right], node)
 
-    def _errors(self, left: Data, right: Data) -> None:
-        """``y_test - pred``: predictions against labels (an error by hand: the model was scored)."""
-        for predicted, labels in ((left, right), (right, left)):
-            if predicted.scores and labels.rows and not labels.scores:
-                self._mark_scored(predicted.scores)
+    def _against_labels(self, values) -> None:
+        """Predictions set against labels (``pred == y_test``, ``y_test - pred``): the model
+        that made them was scored."""
+        data = [as_data(v) for v in values]
+        if any(d.scores for d in data) and any(d.rows and not d.scores for d in data):
+            self._mark_scored(frozenset().union(*(d.scores for d in data)))
 
     def _compare_scores(self, left: frozenset, right: frozenset) -> None:
         """``base - accuracy_score(...)``: two scores set against each other."""
@@ -965,8 +966,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not any(isinstance(o, ast.Constant) for o in operands) and isinstance(node.ops[0], lib.ORDERING):
             self._choice(values, node)
         result = self.derive([self._drop_stats(as_data(v)) for v in values], node)
-        if any(as_data(v).scores for v in values) and any(as_data(v).rows and not as_data(v).scores for v in values):
-            self._mark_scored(result.scores)  # (pred == y_test).mean(): predictions against labels
+        self._against_labels(values)  # (pred == y_test).mean()
         if any(isinstance(v, Data) and (v.element or v.counter) for v in values) and isinstance(node.ops[0], ast.Eq):
             return replace(result, counter=True)  # df["well"] == well: the rows of one entity
         return result
