@@ -587,6 +587,9 @@ class CallsMixin:
             self._report(args + list(kwargs.values()), node, "logged")
         if key == ("pandas", "merge_asof") and args:
             return self._merge_asof(node, args, kwargs)
+        if key == ("pandas", "get_dummies") and args and as_data(args[0]).by_column:
+            # indicator columns are named after the column they encode; the others keep theirs
+            return replace(self.derive(args + list(kwargs.values()), node), by_column=as_data(args[0]).by_column)
         if key == ("pandas", "merge") and len(args) > 1:
             return self._merge(as_data(args[0]), as_data(args[1]), args + list(kwargs.values()), node)
         if root == "numpy" and name == "unique" and args:

@@ -578,9 +578,12 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def _assign_into(self, container, value, scope, target, column=None, source=None) -> None:
         """``df[c] = v`` / ``df.loc[m, c] = v`` (``df.c = v``: ``column``): the frame now holds what v holds."""
+        if isinstance(container, ast.Subscript) and _row_mask(container.slice):
+            return  # df[df.x == 0]["x"] = v writes into a copy of the selected rows: df is unchanged
         while isinstance(container, ast.Subscript):
             container = container.value
         base_node = container
+        located = isinstance(base_node, ast.Attribute) and base_node.attr in ("loc", "at")
         if isinstance(base_node, ast.Attribute) and base_node.attr in ("loc", "iloc", "at", "iat"):
             base_node = base_node.value
         slot = None
@@ -593,6 +596,11 @@ class Interpreter(CallsMixin, RecordingMixin):
             if target is not None:  # df["date"] = ..., or df[date_column] with date_column handed "date"
                 key = const_str(target.slice) or (
                     _single_text(slot) if isinstance(target.slice, (ast.Name, ast.BinOp, ast.JoinedStr)) else None)
+                if located and isinstance(target.slice, ast.Tuple) and len(target.slice.elts) == 2:
+                    key = const_str(target.slice.elts[1])  # df.loc[mask, "chol"] = v: one column
+                    if isinstance(current, Data) and key is not None:
+                        # of some rows: the others keep what the column held
+                        value = replace(as_data(value), learned=as_data(value).learned | dict(current.by_column).get(key, frozenset()))
             mapping = isinstance(current, Seq) and isinstance(current.literal, tuple) and isinstance(current.literal[0], Mapping)
             if isinstance(current, Seq) and (current.keys or mapping) and key is not None:
                 keys, items = current.keys, current.items
@@ -856,12 +864,13 @@ class Interpreter(CallsMixin, RecordingMixin):
         # a mask of rows (users chosen by a per-user count) says which rows, not their values
         key_data = self._drop_stats(key_data, ("stat", "ahead", "group-stat") if key_data.rows else ("stat",))
         selected = _selected_columns(key, base.indexer)
-        kept = select_columns(base, selected) if selected is not None else base
+        possible = selected if selected is not None else _selected_columns(key, base.indexer, any_of=True)
+        kept = select_columns(base, possible) if possible is not None else base
         typed = self._typed_after_reading(node, base) if selected is not None and len(selected) > 1 else frozenset()
         # X[i] for i in range(...); images[image_id] for image_id in a column of ids
         one = key_data.counter or (key_data.element and key_data.column is not None)
         one = one or (isinstance(key, Seq) and any(as_data(i).counter for i in key.items))
-        unsure = selected is None and not key_data.rows and not isinstance(node.slice, (ast.Slice, ast.Constant)) and bool(base.by_column)
+        unsure = possible is None and not key_data.rows and not isinstance(node.slice, (ast.Slice, ast.Constant)) and bool(base.by_column)
         return Data(
             unsure=unsure,
             element=base.element or (one and bool(base.rows)),  # X[i] in a loop over i; df[df.id == one_id]
@@ -1087,6 +1096,12 @@ def _joined_text(parts) -> Optional[str]:
     return "".join(texts)
 
 
+
+def _row_mask(index) -> bool:
+    """``df[df.x == 0]``, ``df[~m & n]``: a boolean condition selects rows (a copy)."""
+    return isinstance(index, (ast.Compare, ast.BoolOp)) or (
+        isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.Invert))
+
 def _single_text(value) -> Optional[str]:
     """The one string a value is (``"price"``, or a parameter handed ``"price"``)."""
     texts = value.texts if isinstance(value, Data) else ()
@@ -1104,17 +1119,19 @@ def _definition(stmt) -> bool:
     )
 
 
-def _selected_columns(key, indexer: bool) -> Optional[list]:
+def _selected_columns(key, indexer: bool, any_of: bool = False) -> Optional[list]:
     """The column names a subscript selects (``df["a"]``, ``df[cols]``, ``df.loc[:, ["a"]]``),
-    or None when they are not constants."""
+    or None when they are not constants. ``any_of``: every column it may select
+    (``df[[feature]]`` in a loop over a list of names)."""
     if indexer:
         if not (isinstance(key, Seq) and len(key.items) == 2):
             return None
         key = key.items[1]
-    if isinstance(key, Data) and len(key.texts) == 1:
-        return list(key.texts)
-    if isinstance(key, Seq) and key.items and all(isinstance(i, Data) and len(i.texts) == 1 for i in key.items):
-        return [next(iter(i.texts)) for i in key.items]
+    known = (lambda i: len(i.texts) >= 1) if any_of else (lambda i: len(i.texts) == 1)
+    if isinstance(key, Data) and known(key):
+        return sorted(key.texts)
+    if isinstance(key, Seq) and key.items and all(isinstance(i, Data) and known(i) for i in key.items):
+        return [t for i in key.items for t in sorted(i.texts)]
     return None
 
 

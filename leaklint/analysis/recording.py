@@ -361,6 +361,10 @@ class RecordingMixin:
                 # labels made by a clustering (and what it clustered): they define the task, and
                 # the same assignment labels both sides; nothing learned reaches the inputs
                 continue
+            if value is labels:
+                # a statistic that made the labels (price classes cut at quantiles of all rows)
+                # defines the task, as a threshold does; it reaches no input
+                learned = frozenset(i for i in learned if self.facts.learns[i].kind != "stat")
             for learn_id in learned:
                 learned_rows = self._subsampled(self.facts.learns[learn_id].rows)
                 if saw_held_out(learned_rows, split):

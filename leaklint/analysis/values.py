@@ -311,14 +311,19 @@ def order_mark(data: Data) -> Optional[TimeMark]:
 
 
 def select_columns(data: Data, columns) -> Data:
-    """``df[["a", "b"]]``: what lives only in other columns is left behind."""
+    """``df[["a", "b"]]``: what lives only in other columns is left behind. A column
+    ``"a_x"`` may be one of the indicators ``pd.get_dummies`` made of ``"a"``."""
     wanted = set(columns)
+
+    def picked(column):
+        return column in wanted or any(w.startswith(f"{column}_") for w in wanted)
+
     column_only = frozenset().union(*(ids for _, ids in data.by_column)) if data.by_column else frozenset()
-    kept = frozenset().union(*(ids for c, ids in data.by_column if c in wanted)) if data.by_column else frozenset()
+    kept = frozenset().union(*(ids for c, ids in data.by_column if picked(c))) if data.by_column else frozenset()
     return replace(
         data,
         learned=(data.learned - column_only) | kept,
-        by_column=tuple(item for item in data.by_column if item[0] in wanted),
+        by_column=tuple(item for item in data.by_column if picked(item[0])),
         dated=tuple(item for item in data.dated if item[0] in wanted),
     )
 
