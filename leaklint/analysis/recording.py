@@ -365,9 +365,12 @@ class RecordingMixin:
                 # a statistic that made the labels (price classes cut at quantiles of all rows)
                 # defines the task, as a threshold does; it reaches no input
                 learned = frozenset(i for i in learned if self.facts.learns[i].kind != "stat")
+            wholes = [self.facts.named_parts[r.root][1] for r in split.rows if r.root in self.facts.named_parts]
             for learn_id in learned:
                 learned_rows = self._subsampled(self.facts.learns[learn_id].rows)
-                if saw_held_out(learned_rows, split):
+                # (or learned from all rows of which code the analysis cannot read cut the part split here)
+                if saw_held_out(learned_rows, split) or any(
+                        r.side is None and r.root in whole for whole in wholes for r in learned_rows):
                     self._contaminate(learn_id, split.id, "output")
                 elif data.rows and learned_rows and data.rows <= learned_rows and training_side(learned_rows):
                     # learned from the training side, which is now split again (a CV of X_train)
