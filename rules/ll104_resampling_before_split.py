@@ -1,8 +1,9 @@
 """## What it does
 Flags over- or under-sampling (imbalanced-learn's SMOTE, ADASYN, RandomOverSampler,
 RandomUnderSampler, ... and the hand-rolled `resample(..., replace=True)` or
-`df.sample(n, replace=True)` concatenated back) applied to rows that are later split
-or cross-validated.
+`df.sample(n, replace=True)` concatenated back, or a frame concatenated with its own
+rows, `pd.concat([minority, minority])`) applied to rows that are later split or
+cross-validated.
 
 Severity: error. Synthetic rows made from held-out rows land in the training folds
 (and copies of training rows in the test folds): on imbalanced noise a random forest's
@@ -109,7 +110,7 @@ CATALOG = (
 def check(ctx):
     def matches(event):
         if event.kind == "resample":
-            return event.qualname == "sample" or event.qualname in ctx.catalog
+            return event.qualname in ("sample", "concat") or event.qualname in ctx.catalog
         if event.unknown:
             return event.kind == "fit" and event.method in ("fit_resample", "fit_sample")
         return event.kind == "fit" and event.qualname in ctx.catalog
@@ -126,7 +127,9 @@ def check(ctx):
         if _undersampler(event, ctx.catalog):
             return (f"{step_name(event, ctx.catalog)} undersamples {event.data} ({event.rows_phrase}) before the rows "
                     "are " + _rebalanced(split_phrase(split, ctx)))
-        if event.kind == "resample":
+        if event.kind == "resample" and event.method == "duplicate":
+            what = f"rows of {event.data} are copied by concatenating it with its own rows"
+        elif event.kind == "resample":
             what = f"{event.data} is oversampled with replacement"
         else:
             what = f"{step_name(event, ctx.catalog)} resamples {event.data} ({event.rows_phrase})"
@@ -157,5 +160,6 @@ def _by_hand(event) -> dict:
         return {}
     under = event.method == "undersample"
     sampler = "imblearn.under_sampling.RandomUnderSampler" if under else "imblearn.over_sampling.RandomOverSampler"
-    how = "undersampling to another class's size" if under else "drawing rows with replacement"
+    how = {"undersample": "undersampling to another class's size", "duplicate": "copying rows"}.get(
+        event.method, "drawing rows with replacement")
     return {"step": CallSpec(sampler), "fit_method": "fit_resample", "by_hand": how, "origins": {"step": event.span}}

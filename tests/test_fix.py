@@ -804,8 +804,8 @@ def test_rows_drawn_early_know_which_columns_a_loop_over_listed_columns_writes(b
 
 
 @pytest.mark.parametrize("after, fixed", [
-    ("churn = pd.concat([churn, churn], ignore_index=True)\n", True),  # bound again once X and y are taken
-    ("X = pd.concat([X, X], ignore_index=True)\n", False),  # the rows the split reads
+    ("churn = pd.concat([churn, pd.read_csv('more.csv')], ignore_index=True)\n", True),  # bound again once X and y are taken
+    ("X = pd.concat([X, pd.read_csv('more.csv')], ignore_index=True)\n", False),  # the rows the split reads
 ])
 def test_a_table_bound_again_after_the_split_inputs_are_taken_does_not_change_the_rows_drawn(after, fixed):
     source = STRATIFIED.format(between="").replace("y = churn['Churn']\n", "y = churn['Churn']\n" + after)

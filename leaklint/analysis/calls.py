@@ -20,6 +20,7 @@ from .specs import CallSpec, Mapping, Opaque, literal_of, to_spec
 from .project import PATH_ATTRIBUTE
 from .syntax import (
     aggregated_columns,
+    repeated_rows,
     along_columns,
     along_first,
     aggregates_values,
@@ -590,6 +591,13 @@ class CallsMixin:
         if key == ("pandas", "get_dummies") and args and as_data(args[0]).by_column:
             # indicator columns are named after the column they encode; the others keep theirs
             return replace(self.derive(args + list(kwargs.values()), node), by_column=as_data(args[0]).by_column)
+        if key in lib.CONCATENATORS and node.args and not along_columns(node):
+            repeated = repeated_rows(node.args[0])
+            if repeated is not None and as_data(self.ev(repeated, scope)).rows:
+                # pd.concat([minority, minority]): rows copied by hand, as an oversampler copies them
+                data = merge_data(args + list(kwargs.values()))
+                event = self._learn("resample", "concat", node, as_data(self.ev(repeated, scope)), repeated, method="duplicate")
+                return replace(self.derive([data], node), learned=data.learned | {event.id})
         if key == ("pandas", "merge") and len(args) > 1:
             return self._merge(as_data(args[0]), as_data(args[1]), args + list(kwargs.values()), node)
         if root == "numpy" and name == "unique" and args:

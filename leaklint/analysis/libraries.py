@@ -297,6 +297,7 @@ FORWARD_FILL_METHODS = frozenset(("pad", "ffill"))
 # Calls that put their inputs' columns side by side when given ``axis=1``: the rows are
 # the first input's.
 SIDE_BY_SIDE = frozenset({("pandas", "concat")})
+CONCATENATORS = keys("pandas.concat", "numpy.concatenate", "numpy.vstack", "numpy.row_stack")
 
 
 def short(qualname: str) -> str:

@@ -341,3 +341,18 @@ def drops_columns(node: ast.Call) -> bool:
     """``drop(columns=...)``, ``drop(labels, axis=1)`` / ``axis="columns"``: columns go, no
     row does."""
     return any(k.arg == "columns" for k in node.keywords) or along_columns(node)
+
+
+def repeated_rows(items) -> Optional[ast.AST]:
+    """The frame a list of frames to stack holds twice: ``[df, df]``, or ``[df, df[df.y == 1]]``
+    (its own rows again, selected by a condition); None otherwise."""
+    if not isinstance(items, (ast.List, ast.Tuple)):
+        return None
+    names = [e.id for e in items.elts if isinstance(e, ast.Name)]
+    for element in items.elts:
+        root = element
+        while isinstance(root, ast.Subscript) or (isinstance(root, ast.Attribute) and root.attr in ("loc", "iloc")):
+            root = root.value
+        if isinstance(root, ast.Name) and (root is not element or names.count(root.id) > 1) and root.id in names:
+            return next(e for e in items.elts if isinstance(e, ast.Name) and e.id == root.id)
+    return None
