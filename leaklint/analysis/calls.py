@@ -328,7 +328,7 @@ class CallsMixin:
         if isinstance(func, ast.Name) and func.id == "len" and args:
             return Data(size_of=as_data(args[0]).rows)
         if isinstance(func, ast.Name) and func.id == "range":
-            return Data(counter=True)
+            return Data(counter=True, positions=as_data(args[0]).size_of if len(args) == 1 else frozenset())
         if isinstance(func, ast.Name) and func.id == "getattr" and len(args) > 1 and isinstance(args[0], Ref):
             return self._attribute_by_name(args[0], args[1])
         self._note_score_label(args)
@@ -588,6 +588,8 @@ class CallsMixin:
             self._report(args + list(kwargs.values()), node, "logged")
         if key == ("pandas", "merge_asof") and args:
             return self._merge_asof(node, args, kwargs)
+        if key == ("numpy", "arange") and len(args) == 1 and as_data(args[0]).size_of:
+            return Data(counter=True, positions=as_data(args[0]).size_of)  # np.arange(len(df))
         if key == ("pandas", "get_dummies") and args and as_data(args[0]).by_column:
             # indicator columns are named after the column they encode; the others keep theirs
             return replace(self.derive(args + list(kwargs.values()), node), by_column=as_data(args[0]).by_column)
@@ -1055,11 +1057,13 @@ class CallsMixin:
         return Data(learned=learned, time=data.time)
 
     def _complement(self, data: Data, args) -> Optional[Data]:
-        """``df.drop(train.index)`` after ``train = df.sample(frac=0.8)``: the held-out side."""
+        """``df.drop(train.index)`` after ``train = df.sample(frac=0.8)`` (or a split of df's
+        index or positions): the held-out side."""
         for arg in args:
             for row in as_data(arg).rows:
                 split = self.facts.splits.get(row.side.split) if row.side is not None else None
-                if split is not None and split.qualname == "sample" and row.side.kind == "train":
+                if split is not None and split.kind == "split" and row.side.kind == "train" and row.root in {
+                        r.root for r in data.rows if r.side is None}:
                     split.complemented = True
                     side = Side("test", split.id)
                     return replace(data, rows=frozenset(Rows(r.root, side) for r in data.rows), indexer=False, column=None)

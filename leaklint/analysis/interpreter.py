@@ -847,6 +847,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             fold = self._positional_side(node, base)
         if fold is None and id(node) in self._masks and base.rows:
             fold = self._positional_side(node, base, self._masks, "mask")
+        if fold is None and not _row_mask(node.slice):
+            fold = _indexed_side(base, as_data(key))
         if fold is not None:
             return Data(
                 rows=frozenset(Rows(r.root, fold) for r in base.rows),
@@ -1096,6 +1098,15 @@ def _joined_text(parts) -> Optional[str]:
     return "".join(texts)
 
 
+
+
+def _indexed_side(base: Data, key: Data) -> Optional[Side]:
+    """``df.loc[X_train.index]``, ``df.iloc[train_positions]``: the key holds one side of a
+    split of the frame's own rows, so the rows selected are that side."""
+    sides = {r.side for r in key.rows}
+    if len(sides) != 1 or None in sides or not base.rows or any(r.side is not None for r in base.rows):
+        return None
+    return sides.pop() if {r.root for r in key.rows} <= {r.root for r in base.rows} else None
 
 def _row_mask(index) -> bool:
     """``df[df.x == 0]``, ``df[~m & n]``: a boolean condition selects rows (a copy)."""

@@ -386,6 +386,8 @@ class RecordingMixin:
 
     def _train_test_split(self, qualname, node, args, kwargs) -> Value:
         arrays = [a for a, n in zip(args, node.args) if not isinstance(n, ast.Starred)]
+        # train_test_split(range(len(df))): positions of df's rows, split as its rows are
+        arrays = [Data(rows=as_data(a).positions) if as_data(a).positions and not as_data(a).rows else a for a in arrays]
         data = merge_data(arrays)
         shuffled = self._shuffle_flag(node, position=10**6, default=True)
         labels = as_data(arrays[1]).column if len(arrays) > 1 else None

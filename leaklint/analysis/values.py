@@ -56,6 +56,7 @@ class Data(Value):
     window: bool = False  # a rolling/expanding/ewm/resample window: its mean is per row
     scores: frozenset = frozenset()  # ids of the Evaluations this value is a score of
     size_of: frozenset = frozenset()  # ``len(df)`` / ``df.shape[0]``: the Rows counted
+    positions: frozenset = frozenset()  # ``range(len(df))``: the positions of these Rows
     texts: frozenset = frozenset()  # the string constants this value may be
     made_by: Optional[str] = None  # built by a capitalised callable outside the ML packages
     # Learned ids that live only in one named column (``df["z"] = scaler.fit_transform(...)``):
