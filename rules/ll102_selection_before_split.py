@@ -4,7 +4,7 @@ SelectFromModel, SequentialFeatureSelector, ...) fitted on rows that are later s
 or cross-validated, and columns chosen by hand from a supervised model's
 `feature_importances_`, `coef_`, CatBoost's `get_feature_importance()` or a booster's
 `feature_importance()` (the top k kept, the weakest dropped) when that model learned from
-those rows.
+those rows, or by tsfresh's `select_features(X, y)`.
 
 Severity: error. The held-out labels choose the features, which routinely inflates a
 score: on 100 x 10,000 noise, SelectKBest(k=20) with a logistic regression scores 0.89
@@ -78,6 +78,7 @@ the labels and is reported by LL101 instead.
 - Ambroise and McLachlan, Selection bias in gene extraction, PNAS 99(10), 2002.
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
 """
+from leaklint.analysis.libraries import SELECTING_FUNCTIONS, lib_key
 from leaklint.ruleset import learned_before_split, split_phrase, step_name, typed_in
 
 CODE = "LL102"
@@ -132,6 +133,8 @@ def check(ctx):
         if event.kind == "selection":
             how = f"their {event.method} scores" if event.qualname not in ("corr", "corrwith") else "their correlation"
             label = f" with the label {event.column!r}" if event.column else " with the label"
+            if lib_key(event.qualname) in SELECTING_FUNCTIONS:  # tsfresh's select_features(X, y)
+                how, label = f"{event.method}, a test of each one", label.replace(" with ", " against ")
             return (
                 f"features are chosen by {how}{label} on {event.data} ({event.rows_phrase}) before "
                 f"the rows are {split_phrase(split, ctx)}; the held-out labels helped choose the features"

@@ -171,6 +171,8 @@ class RecordingMixin:
             kind, qualname, node, data, node.args[0] if node.args else None,
             method=name, has_labels=has_labels, column=labels, procedure=procedure,
         )
+        if lib.lib_key(qualname) in lib.SELECTING_FUNCTIONS:
+            return replace(data, learned=merge_data(args).learned | {event.id})  # select_features(X, y): X's chosen columns
         if kind == "selection":
             # per-feature scores: they choose columns, they are not rows; a person reads them
             self._inspected.append(event.id)
