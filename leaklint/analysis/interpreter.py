@@ -649,6 +649,7 @@ class Interpreter(CallsMixin, RecordingMixin):
     def iterate(self, value: Value) -> Value:
         """The value of a loop variable over ``value``."""
         if isinstance(value, Folds):
+            self.facts.splits[value.split].handed_out = True  # the code holds each fold's indices
             return Seq((FoldIndex(Side("train", value.split)), FoldIndex(Side("test", value.split))))
         if isinstance(value, Seq):
             out = None
@@ -1168,7 +1169,8 @@ def _trains_by_hand(tree: ast.Module) -> bool:
 def _split_sides(value) -> set:
     """The sides of splits whose rows ``value`` holds (or, for a tuple of parts, its items)."""
     items = value.items if value.__class__ is Seq else (value,)
-    return {r.side for item in items if item.__class__ is Data for r in item.rows if r.side is not None}
+    return {r.side for item in items if item.__class__ is Data for r in item.rows if r.side is not None} | {
+        item.side for item in items if item.__class__ is FoldIndex}
 
 
 def _referenced_names(tree: ast.Module) -> set:
