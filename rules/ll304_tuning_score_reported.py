@@ -72,7 +72,9 @@ function that nothing in the file calls. LightGBMTunerCV's `best_score` and a pr
 parameter) is not known to be one. A search on the training part of a split the file
 cannot read (a project function), whose held-out parts the code binds only to names
 marked unused (`X_train, _X_test, y_train, _y_test = make_split(...)`), is silent: the
-test part is kept for other code, which scores the tuned model there. Reporting means
+test part is kept for other code, which scores the tuned model there. So is a search on
+a file saved as a split's training part (`X_train.csv`) when the file reads no other
+part: a tuning notebook beside the script that tests. Reporting means
 printing, logging (`logging`, `mlflow`, `wandb`, a logger's methods), returning,
 appending to or storing in a container; a best score only compared with others is not
 reported.
@@ -109,7 +111,8 @@ def check(ctx):
     hits = []
     for search_id, report in sorted(first.items()):
         event = facts.learns[search_id]
-        if report.built in facts.nested or _scored_elsewhere(event, facts) or _test_set_aside(event, facts):
+        if report.built in facts.nested or _scored_elsewhere(event, facts) or _test_set_aside(event, facts) \
+                or _test_saved_apart(event, facts):
             continue
         if any(line > report.span.line for line in facts.unread_lines) and report.span.path is None:
             continue  # code after the report could not be read: it may score the model on held-out rows
@@ -146,6 +149,15 @@ def _test_set_aside(search, facts) -> bool:
     wholes = {p[1] for p in parts}
     held = [root for root, (part, whole) in facts.named_parts.items() if part != "train" and whole in wholes]
     return bool(held) and all(root in facts.set_aside for root in held)
+
+
+def _test_saved_apart(search, facts) -> bool:
+    """The search learns from a file saved as the training part of a split (``X_train.csv``)
+    and the file reads no other part: the held-out part was saved for code elsewhere,
+    which scores the tuned model (a tuning notebook beside a training script)."""
+    roots = {r.root for r in search.rows}
+    parts = facts.part_files
+    return bool(roots) and all(parts.get(root) == "train" for root in roots) and set(parts.values()) == {"train"}
 
 
 def _before(a, b) -> bool:

@@ -21,6 +21,7 @@ from .project import PATH_ATTRIBUTE
 from .syntax import (
     aggregated_columns,
     repeated_rows,
+    saved_part,
     along_columns,
     along_first,
     aggregates_values,
@@ -703,6 +704,15 @@ class CallsMixin:
         return as_data(value)
 
     def _read(self, node, name) -> Data:
+        """A table read from a file; one named as a part of a split saved elsewhere
+        (``X_train.csv``) is noted as that part."""
+        data = self._read_rows(node, name)
+        part = saved_part(node)
+        if part is not None:
+            self.facts.part_files.update((r.root, part) for r in data.rows)
+        return data
+
+    def _read_rows(self, node, name) -> Data:
         """``parse_dates`` on the index (``index_col`` or ``True``) orders the rows; parsed
         date columns alone do not, until the rows are sorted or indexed by them."""
         parsed = keyword_node(node, "parse_dates")

@@ -233,6 +233,7 @@ class Facts:
     # dataset root -> (the part a name says it holds: "train", "test", "val"; the roots it was
     # cut from), for each side of a split the analysis cannot read (``make_time_split(df)``)
     named_parts: dict = field(default_factory=dict)
+    part_files: dict = field(default_factory=dict)  # root -> the split part its file's name says it is (X_train.csv)
     set_aside: set = field(default_factory=set)  # roots of named held-out parts bound only to ``_names``
     side_names: Optional[dict] = field(default_factory=dict)  # Side -> names that held its rows (None: a skipped line may read any)
 

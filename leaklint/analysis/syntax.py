@@ -8,6 +8,7 @@ from typing import Optional
 from . import libraries as lib
 from .facts import Span
 from .project import PATH_ATTRIBUTE
+from .slices import side_part
 from .values import Estimator, Seq
 
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
@@ -355,4 +356,16 @@ def repeated_rows(items) -> Optional[ast.AST]:
             root = root.value
         if isinstance(root, ast.Name) and (root is not element or names.count(root.id) > 1) and root.id in names:
             return next(e for e in items.elts if isinstance(e, ast.Name) and e.id == root.id)
+    return None
+
+
+def saved_part(read) -> Optional[str]:
+    """"train", "test", "val" or "holdout" when a reading call's path names a file of
+    features or labels saved as one part of a split (``X_train.csv``, ``y_test.parquet``);
+    a competition's ``train.csv`` names no such part."""
+    for node in ast.walk(read.args[0]) if read.args else ():
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            stem = re.split(r"[\\/]", node.value)[-1].split(".")[0]
+            if re.fullmatch(r"[xy]_?(train|tr|trn|test|te|val|valid|validation|holdout)(_\w*)?", stem.lower()):
+                return side_part(stem)
     return None
