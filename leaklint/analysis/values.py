@@ -314,10 +314,13 @@ def order_mark(data: Data) -> Optional[TimeMark]:
 def select_columns(data: Data, columns) -> Data:
     """``df[["a", "b"]]``: what lives only in other columns is left behind. A column
     ``"a_x"`` may be one of the indicators ``pd.get_dummies`` made of ``"a"``."""
+    if not data.by_column and not data.dated:
+        return data
     wanted = set(columns)
+    heads = {w[:i] for w in wanted for i, ch in enumerate(w) if ch == "_"}  # "a" of "a_x"
 
     def picked(column):
-        return column in wanted or any(w.startswith(f"{column}_") for w in wanted)
+        return column in wanted or column in heads
 
     column_only = frozenset().union(*(ids for _, ids in data.by_column)) if data.by_column else frozenset()
     kept = frozenset().union(*(ids for c, ids in data.by_column if picked(c))) if data.by_column else frozenset()
