@@ -20,8 +20,6 @@ from .specs import CallSpec, Mapping, Opaque, literal_of, to_spec
 from .project import PATH_ATTRIBUTE
 from .syntax import (
     aggregated_columns,
-    repeated_rows,
-    saved_part,
     along_columns,
     along_first,
     aggregates_values,
@@ -38,6 +36,8 @@ from .syntax import (
     lambda_is_aggregate,
     one_candidate,
     negative,
+    repeated_rows,
+    saved_part,
     span_of,
     step_names,
     text_of,
@@ -596,10 +596,11 @@ class CallsMixin:
             return replace(self.derive(args + list(kwargs.values()), node), by_column=as_data(args[0]).by_column)
         if key in lib.CONCATENATORS and node.args and not along_columns(node):
             repeated = repeated_rows(node.args[0])
-            if repeated is not None and as_data(self.ev(repeated, scope)).rows:
+            copied = as_data(self.ev(repeated, scope)) if repeated is not None else None
+            if copied is not None and copied.rows:
                 # pd.concat([minority, minority]): rows copied by hand, as an oversampler copies them
                 data = merge_data(args + list(kwargs.values()))
-                event = self._learn("resample", "concat", node, as_data(self.ev(repeated, scope)), repeated, method="duplicate")
+                event = self._learn("resample", "concat", node, copied, repeated, method="duplicate")
                 return replace(self.derive([data], node), learned=data.learned | {event.id})
         if key == ("pandas", "merge") and len(args) > 1:
             return self._merge(as_data(args[0]), as_data(args[1]), args + list(kwargs.values()), node)

@@ -1099,8 +1099,6 @@ def _joined_text(parts) -> Optional[str]:
     return "".join(texts)
 
 
-
-
 def _indexed_side(base: Data, key: Data) -> Optional[Side]:
     """``df.loc[X_train.index]``, ``df.iloc[train_positions]``: the key holds one side of a
     split of the frame's own rows, so the rows selected are that side."""
@@ -1109,10 +1107,12 @@ def _indexed_side(base: Data, key: Data) -> Optional[Side]:
         return None
     return sides.pop() if {r.root for r in key.rows} <= {r.root for r in base.rows} else None
 
+
 def _row_mask(index) -> bool:
     """``df[df.x == 0]``, ``df[~m & n]``: a boolean condition selects rows (a copy)."""
     return isinstance(index, (ast.Compare, ast.BoolOp)) or (
         isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.Invert))
+
 
 def _single_text(value) -> Optional[str]:
     """The one string a value is (``"price"``, or a parameter handed ``"price"``)."""
