@@ -649,7 +649,9 @@ class Interpreter(CallsMixin, RecordingMixin):
     def iterate(self, value: Value) -> Value:
         """The value of a loop variable over ``value``."""
         if isinstance(value, Folds):
-            self.facts.splits[value.split].handed_out = True  # the code holds each fold's indices
+            split = self.facts.splits.get(value.split)
+            if split is not None:
+                split.handed_out = True  # the code holds each fold's indices
             return Seq((FoldIndex(Side("train", value.split)), FoldIndex(Side("test", value.split))))
         if isinstance(value, Seq):
             out = None
