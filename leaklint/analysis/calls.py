@@ -622,8 +622,8 @@ class CallsMixin:
             if self._loops:
                 self.facts.looped_scores |= scores
             return Data(scores=scores)
-        if key in lib.RANDOM_GENERATORS:
-            return Ref(qualname)  # rng.normal(...) draws new rows; the generator holds none
+        if key in lib.RANDOM_GENERATORS or key in lib.CONNECTIONS:
+            return Ref(qualname)  # rng.normal(...) draws new rows, conn.query(...) reads a table; neither holds any
         if name[:1].isupper() and root in lib.ML_PACKAGES and key not in lib.DATA_CLASSES:
             return self._construct(qualname, node, args, kwargs, scope)
         if key in lib.DATA_CLASSES:

@@ -197,6 +197,11 @@ RANDOM_GENERATORS = keys(
     "numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator", "random.Random",
     "torch.Generator",
 )
+# Database connections: each query's result is a table of its own, whatever the
+# connection was handed before (a frame registered as a view, another query's table).
+CONNECTIONS = keys(
+    "duckdb.connect", "sqlite3.connect", "sqlalchemy.create_engine", "psycopg2.connect", "pymysql.connect",
+)
 DATA_CLASSES = keys("xgboost.DMatrix", "lightgbm.Dataset", "catboost.Pool", "optuna.integration.lightgbm.Dataset")
 PARTIAL = lib_key("functools.partial")
 # train(params, data set): the native boosting APIs' model fit
