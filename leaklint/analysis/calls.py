@@ -324,6 +324,8 @@ class CallsMixin:
             return replace(as_data(args[0]), distinct=True)
         if isinstance(func, ast.Name) and func.id in lib.CHOOSING_BUILTINS:
             self._choice(args + list(kwargs.values()), node, keyed=keyword_node(node, "key") is not None)
+        if isinstance(func, ast.Name) and func.id in ("dict", "list") and not node.args and not node.keywords:
+            return Seq(())  # an empty container, as {} and [] are
         if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
             return self._builtin(func.id, args)
         if isinstance(func, ast.Name) and func.id == "len" and args:

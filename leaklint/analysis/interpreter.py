@@ -625,6 +625,9 @@ class Interpreter(CallsMixin, RecordingMixin):
                     for item in current.items
                 )
                 self.assign(base_node, Seq(items, current.keys), scope)
+            elif isinstance(current, Seq) and isinstance(value, Instance) and key is None:
+                # models[n] = Model() in a loop: the container holds objects of the file's class
+                self.assign(base_node, Seq(current.items + (value,)), scope)
             elif isinstance(current, Seq):
                 self.assign(base_node, merge_data([current, value]), scope)
             elif isinstance(current, Data):
