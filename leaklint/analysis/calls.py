@@ -108,6 +108,13 @@ def _per_element(method, data: Data, node) -> bool:
     return (isinstance(axis, ast.Constant) and axis.value in (1, "columns")) or data.column is not None
 
 
+def _path_text(node) -> Optional[str]:
+    """The text of a path written with a literal part (``"model.pkl"``, ``f"{d}/X.npy"``):
+    a bare name (a helper's ``path`` parameter) may be any file."""
+    literal = any(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(node))
+    return ast.unparse(node) if literal else None
+
+
 def _reads_ahead(method, node) -> Optional[str]:
     """What a data method reads from the rows after each row, if it does: a negative
     shift, a centred window, a backward fill, an interpolation between neighbours."""
@@ -560,6 +567,10 @@ class CallsMixin:
             return self.derive([args[0], stat], node)
         if root == "pandas" and name.startswith(lib.READER_PREFIX):
             return self._read(node, name)
+        if key in lib.SAVERS:
+            self._save(key, node, args, kwargs)
+        if key in lib.LOADERS and node.args and _path_text(node.args[0]) in self._saved:
+            return self._saved[_path_text(node.args[0])]  # saved earlier by the same code, to the same path
         if key in lib.ARCHIVE_LOADERS:
             return Data(rows=self.fresh_rows(), archive=True)
         if key in lib.PIPELINES:
@@ -653,6 +664,19 @@ class CallsMixin:
             if first:  # concat([X, new_columns], axis=1): X's rows with more columns
                 return replace(derived, rows=first)
         return derived
+
+    def _save(self, key, node, args, kwargs) -> None:
+        """``joblib.dump(model, path)``, ``np.save(path, X)``, ``np.savez(path, X_train=X_train)``:
+        a later load of the same path (written the same way) gives that value back."""
+        path_at, value_at = lib.SAVERS[key]
+        path = _path_text(node.args[path_at]) if len(node.args) > path_at else None
+        if path is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        if value_at is None:
+            named = [(k, v) for k, v in kwargs.items() if k not in ("file", "allow_pickle")]
+            self._saved[path] = Seq(tuple(v for _, v in named), tuple(k for k, _ in named))
+        elif len(args) > value_at:
+            self._saved[path] = args[value_at]
 
     def _note_metric(self, qualname, node, scores, scope) -> None:
         """The first metric function applied to each evaluation's output, with its literal

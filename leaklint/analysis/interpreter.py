@@ -86,6 +86,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._searches: dict = {}  # LearnEvent id of a search's fit -> Span where the search was built
         self._reads: dict = {}  # id(For) -> its body lists or reads files
         self._reading_loops: list = []  # the loops under way whose body lists or reads files
+        self._saved: dict = {}  # the text of a path -> what the code saved there (joblib.dump, np.savez)
         self._checkpointed: list = []  # EarlyStops of fits that saved their best epoch to a file not yet reloaded
         self._standalone = False  # analysing a function no code of the file calls
         self._standalone_from = 0  # the last id given before that analysis began

@@ -212,6 +212,11 @@ ARRAY_CONSTRUCTORS = keys("numpy.array", "numpy.asarray")
 STACKING = ARRAY_CONSTRUCTORS | keys("numpy.stack")
 # Loaders whose result, indexed by a string, is a separate stored array (an .npz archive).
 ARCHIVE_LOADERS = keys("numpy.load")
+# Calls that save a value to a file (the position of the path, of the value, or None for
+# arrays saved by keyword) and calls that load one back.
+SAVERS = {lib_key("joblib.dump"): (1, 0), lib_key("numpy.save"): (0, 1), lib_key("numpy.savez"): (0, None),
+          lib_key("numpy.savez_compressed"): (0, None)}
+LOADERS = keys("joblib.load", "numpy.load")
 
 # Methods that learn from data, and what they return.
 FIT_METHODS = frozenset(("fit", "fit_transform", "fit_resample", "fit_sample", "fit_predict", "partial_fit"))
