@@ -2,8 +2,10 @@
 Flags a model (or a whole Pipeline) fitted on rows that include the rows it is later
 scored on: `model.fit(X, y)` on all rows, then `model.score(X_test, y_test)` or a
 metric of `model.predict(X_test)` where `X_test` is a split of those rows (reported at
-the fit). Also a model scored on the very rows it was fitted on with no held-out score
-of it anywhere, and passed off as performance: printed as a test or validation score
+the fit), also when those rows are a part that a later split divided again (fitted on
+`X_train`, scored on `X_valid` of `train_test_split(X_train, ...)`). Also a model scored
+on the very rows it was fitted on with no held-out score of it anywhere, and passed off
+as performance: printed as a test or validation score
 (`fit(X, y)` then `print("test accuracy:", score(X, y))`), or set against another
 model's held-out score (a drop-column importance computed on the training rows against
 a validation baseline), or made beside a `train_test_split` of those rows whose sides no
@@ -92,7 +94,8 @@ def check(ctx):
                 continue
             for split_id in sorted(held):
                 split = ctx.facts.splits[split_id]
-                if not overlaps(event, split) or fit_id in hits or _alternatives(event, evaluation, split):
+                if not (overlaps(event, split) or _divided(event, split)) or fit_id in hits \
+                        or _alternatives(event, evaluation, split):
                     continue
                 message = (
                     f"{short(event.qualname)} is fitted on {event.data} ({event.rows_phrase}), which include the "
@@ -106,6 +109,13 @@ def check(ctx):
                 procedure = evaluated_procedure(ctx.facts, event, evaluation, split)
                 hits[fit_id] = learn_hit(event, message, related, procedure, ctx, {"split": split_id})
     return list(hits.values()) + _resubstitution(ctx, set(hits))
+
+
+def _divided(event, split) -> bool:
+    """The model learned from the very part this split divided again (fitted on X_train,
+    scored on X_valid of ``train_test_split(X_train, ...)``): that part holds its held-out
+    rows."""
+    return any(r.side is not None and r.side.split != split.id and r in split.rows for r in event.rows)
 
 
 def _alternatives(event, evaluation, split) -> bool:
