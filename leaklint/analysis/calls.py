@@ -569,8 +569,9 @@ class CallsMixin:
             return self._read(node, name)
         if key in lib.SAVERS:
             self._save(key, node, args, kwargs)
-        if key in lib.LOADERS and node.args and _path_text(node.args[0]) in self._saved:
-            return self._saved[_path_text(node.args[0])]  # saved earlier by the same code, to the same path
+        loaded = _path_text(node.args[0]) if key in lib.LOADERS and node.args else None
+        if loaded in self._saved:
+            return self._saved[loaded]  # saved earlier by the same code, to the same path
         if key in lib.ARCHIVE_LOADERS:
             return Data(rows=self.fresh_rows(), archive=True)
         if key in lib.PIPELINES:
@@ -673,7 +674,7 @@ class CallsMixin:
         if path is None or any(isinstance(a, ast.Starred) for a in node.args):
             return
         if value_at is None:
-            named = [(k, v) for k, v in kwargs.items() if k not in ("file", "allow_pickle")]
+            named = [(k, v) for k, v in kwargs.items() if k != "allow_pickle"]
             self._saved[path] = Seq(tuple(v for _, v in named), tuple(k for k, _ in named))
         elif len(args) > value_at:
             self._saved[path] = args[value_at]
