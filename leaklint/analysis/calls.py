@@ -1097,11 +1097,11 @@ class CallsMixin:
     def _complement(self, data: Data, args) -> Optional[Data]:
         """``df.drop(train.index)`` after ``train = df.sample(frac=0.8)`` (or a split of df's
         index or positions): the held-out side."""
+        whole = {r.root for r in data.rows if r.side is None}
         for arg in args:
             for row in as_data(arg).rows:
                 split = self.facts.splits.get(row.side.split) if row.side is not None else None
-                if split is not None and split.kind == "split" and row.side.kind == "train" and row.root in {
-                        r.root for r in data.rows if r.side is None}:
+                if split is not None and split.kind == "split" and row.side.kind == "train" and row.root in whole:
                     split.complemented = True
                     side = Side("test", split.id)
                     return replace(data, rows=frozenset(Rows(r.root, side) for r in data.rows), indexer=False, column=None)

@@ -356,6 +356,7 @@ class RecordingMixin:
 
     def _split_inputs(self, split, values, labels=None) -> None:
         """``labels``: the value given as the labels (y), when one is."""
+        wholes = [self.facts.named_parts[r.root][1] for r in split.rows if r.root in self.facts.named_parts]
         for value in [*values, *([labels] if labels is not None else [])]:
             data = as_data(value)
             learned = data.learned
@@ -367,7 +368,6 @@ class RecordingMixin:
                 # a statistic that made the labels (price classes cut at quantiles of all rows)
                 # defines the task, as a threshold does; it reaches no input
                 learned = frozenset(i for i in learned if self.facts.learns[i].kind != "stat")
-            wholes = [self.facts.named_parts[r.root][1] for r in split.rows if r.root in self.facts.named_parts]
             for learn_id in learned:
                 learned_rows = self._subsampled(self.facts.learns[learn_id].rows)
                 # (or learned from all rows of which code the analysis cannot read cut the part split here)
