@@ -542,6 +542,31 @@ def test_an_inline_step_read_again_later_makes_the_pipeline_fix_unsafe(tmp_path)
     assert fix.applicability == "unsafe"
 
 
+PIPELINE_STEP_READ_LATER = (
+    "import numpy as np\n"
+    "from sklearn.linear_model import LogisticRegression\n"
+    "from sklearn.model_selection import cross_val_score, train_test_split\n"
+    "from sklearn.preprocessing import StandardScaler\n"
+    "rng = np.random.default_rng(0)\n"
+    "X, y = rng.normal(size=(120, 4)), rng.integers(0, 2, 120)\n"
+    "X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)\n"
+    "scaler = StandardScaler()\n"
+    "X_train_s = scaler.fit_transform(X_train)\n"
+    "X_test_s = scaler.transform(X_test)\n"
+    "print(cross_val_score(LogisticRegression(), X_train_s, y_train, cv=5).mean())\n"
+)
+
+
+def test_a_step_still_read_after_it_is_put_in_the_pipeline_keeps_its_fit(tmp_path):
+    _fixed_and_runs(
+        PIPELINE_STEP_READ_LATER,
+        "X_train_s = scaler.fit_transform(X_train)\nX_test_s = scaler.transform(X_test)\n"
+        "print(cross_val_score(make_pipeline(scaler, LogisticRegression()), X_train, y_train, cv=5).mean())\n",
+        tmp_path,
+        "assert np.allclose(X_test_s, StandardScaler().fit(X_train).transform(X_test))\n",
+    )
+
+
 def test_python2_notebook_fix_keeps_what_its_skipped_lines_read():
     path = FIXTURES_DIR / "ll101" / "leak_python2_notebook_scaled_then_cross_validated.ipynb"
     raw = path.read_bytes()

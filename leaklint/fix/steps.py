@@ -378,7 +378,10 @@ def _into_pipeline(step: Step, splits: list, t: Tree, extra_ops=(), applicabilit
                   if not inside(n, step.stmt)]
     if step.overwrites() and used_later:
         raise NoFix  # the rows keep the step's output for later code: the raw rows are gone
-    if not used_later:
+    # the fitted step is still read (scaler.transform(X_test)): its fit stays, and the
+    # cross-validation fits clones of it
+    step_read = not step.inline and t.loads(step.recv.id, step.stmt.end_lineno)
+    if not used_later and not step_read:
         ops.append(t.op("delete", step.stmt))
     ops += [*imported, *extra_ops]
     what = step.class_name
