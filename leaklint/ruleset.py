@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Callable, Optional
 
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
+from .analysis.values import Side
 from .analysis.libraries import NATIVE_TRAIN, OLD_SPLITTER_MODULE, lib_key, short
 from .analysis.networks import as_mlp, softmax_classes
 from .analysis.reach import POSITIONAL, watched_model
@@ -324,9 +325,20 @@ def _judged_later(event: LearnEvent, facts: Facts) -> bool:
     scored on: the inner cross-validation only tuned, the reported score is honest."""
     outer = {r.side.split for r in event.rows if r.side is not None}
     return any(
-        r.side is not None and r.side.held_out and r.side.split in outer
+        r.side is not None and r.side.held_out and _cut_from_held_out(r.side, outer, facts)
         for evaluation in facts.evaluations
         for r in evaluation.rows
+    )
+
+
+def _cut_from_held_out(side: Side, outer: set, facts: Facts) -> bool:
+    """``side`` is a held-out side of an ``outer`` split, or a held-out part of one split
+    again (X_val, X_test = train_test_split(X_temp, ...)): rows the outer training side never held."""
+    if side.split in outer:
+        return True
+    return any(
+        r.side is not None and r.side.held_out and r.side.split < side.split and _cut_from_held_out(r.side, outer, facts)
+        for r in facts.splits[side.split].rows
     )
 
 
