@@ -108,9 +108,13 @@ def _per_element(method, data: Data, node) -> bool:
     return (isinstance(axis, ast.Constant) and axis.value in (1, "columns")) or data.column is not None
 
 
-def _path_text(node) -> Optional[str]:
-    """The text of a path written with a literal part (``"model.pkl"``, ``f"{d}/X.npy"``):
-    a bare name (a helper's ``path`` parameter) may be any file."""
+def _path_text(node, value) -> Optional[str]:
+    """The path a value names, when the code shows it: the one string it can be (a literal,
+    a name bound to one, a file opened on one), else the text of a path written with a
+    literal part (``f"{d}/X.npy"``). A bare name (a helper's ``path`` parameter) may be any file."""
+    texts = as_data(value).texts
+    if len(texts) == 1:
+        return repr(next(iter(texts)))
     literal = any(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(node))
     return ast.unparse(node) if literal else None
 
@@ -335,6 +339,8 @@ class CallsMixin:
             return Seq(())  # an empty container, as {} and [] are
         if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
             return self._builtin(func.id, args)
+        if isinstance(func, ast.Name) and func.id == "open" and args:
+            return Data(texts=as_data(args[0]).texts)  # a file: it names its path (the mode is no part of it)
         if isinstance(func, ast.Name) and func.id == "len" and args:
             return Data(size_of=as_data(args[0]).rows)
         if isinstance(func, ast.Name) and func.id == "range":
@@ -569,7 +575,7 @@ class CallsMixin:
             return self._read(node, name)
         if key in lib.SAVERS:
             self._save(key, node, args, kwargs)
-        loaded = _path_text(node.args[0]) if key in lib.LOADERS and node.args else None
+        loaded = _path_text(node.args[0], args[0]) if key in lib.LOADERS and node.args else None
         if loaded in self._saved:
             return self._saved[loaded]  # saved earlier by the same code, to the same path
         if key in lib.ARCHIVE_LOADERS:
@@ -670,7 +676,7 @@ class CallsMixin:
         """``joblib.dump(model, path)``, ``np.save(path, X)``, ``np.savez(path, X_train=X_train)``:
         a later load of the same path (written the same way) gives that value back."""
         path_at, value_at = lib.SAVERS[key]
-        path = _path_text(node.args[path_at]) if len(node.args) > path_at else None
+        path = _path_text(node.args[path_at], args[path_at]) if len(node.args) > path_at else None
         if path is None or any(isinstance(a, ast.Starred) for a in node.args):
             return
         if value_at is None:

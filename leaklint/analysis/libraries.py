@@ -214,9 +214,10 @@ STACKING = ARRAY_CONSTRUCTORS | keys("numpy.stack")
 ARCHIVE_LOADERS = keys("numpy.load")
 # Calls that save a value to a file (the position of the path, of the value, or None for
 # arrays saved by keyword) and calls that load one back.
-SAVERS = {lib_key("joblib.dump"): (1, 0), lib_key("numpy.save"): (0, 1), lib_key("numpy.savez"): (0, None),
-          lib_key("numpy.savez_compressed"): (0, None)}
-LOADERS = keys("joblib.load", "numpy.load")
+# pickle.dump(model, open(path, "wb")) is handed the file opened on the path.
+SAVERS = {lib_key("joblib.dump"): (1, 0), lib_key("pickle.dump"): (1, 0), lib_key("dill.dump"): (1, 0),
+          lib_key("numpy.save"): (0, 1), lib_key("numpy.savez"): (0, None), lib_key("numpy.savez_compressed"): (0, None)}
+LOADERS = keys("joblib.load", "pickle.load", "dill.load", "numpy.load")
 
 # Methods that learn from data, and what they return.
 FIT_METHODS = frozenset(("fit", "fit_transform", "fit_resample", "fit_sample", "fit_predict", "partial_fit"))
