@@ -1056,6 +1056,9 @@ class CallsMixin:
             ordered = self._ordered_by_dates(data, method, args, kwargs, node)
             if ordered is not None:
                 return ordered
+        if method == "drop" and data.rows and drops_columns(node):
+            if len(texts_of(kwargs.get("columns", args[0] if args else UNKNOWN))) > 1:  # the columns a selection read before rejected, typed in
+                data = replace(data, learned=data.learned | self._typed_after_reading(node, data))
         if method == "drop" and data.rows and (data.by_column or data.dated):
             dropped = texts_of(kwargs.get("columns", UNKNOWN))
             if not dropped and args and drops_columns(node):  # df.drop(["a", "b"], axis=1)
