@@ -5,16 +5,17 @@ metric of `model.predict(X_test)` where `X_test` is a split of those rows (repor
 the fit), also when those rows are a part that a later split divided again (fitted on
 `X_train`, scored on `X_valid` of `train_test_split(X_train, ...)`). Also a model scored
 on the very rows it was fitted on with no held-out score of it anywhere, and passed off
-as performance: printed as a test or validation score
-(`fit(X, y)` then `print("test accuracy:", score(X, y))`), or set against another
-model's held-out score (a drop-column importance computed on the training rows against
-a validation baseline), or made beside a `train_test_split` of those rows whose sides no
-code reads (the split was made for the evaluation, and the model ignores it); or a
-model scored on all rows after a split (a second report that includes the training
-rows). These are reported at the score. A training score
-shown next to the same model's held-out score, beside a cross-validation of its rows,
-or printed as a training score, and an in-sample fit with no held-out score anywhere
-(a regression's R² in a tutorial), are diagnostics and stay silent; predictions never compared with labels (a
+as performance: the file scores no model on held-out rows, so this is its only measure
+of performance (`fit(X, y)` then `score(X, y)`); or, beside other models' held-out
+scores, printed as a test or validation score (`print("test accuracy:", score(X, y))`),
+set against another model's held-out score (a drop-column importance computed on the
+training rows against a validation baseline), or made beside a `train_test_split` of
+those rows whose sides no code reads (the split was made for the evaluation, and the
+model ignores it); or a model scored on all rows after a split (a second report that
+includes the training rows). These are reported at the score. A training score shown
+next to the same model's held-out score, beside a cross-validation of its rows, or
+printed as a training score is a diagnostic and stays silent, as is an in-sample score
+beside other models' held-out scores; predictions never compared with labels (a
 submission file) are not a score.
 
 Severity: error. The rows scored were also learned: on noise, a forest fitted on all
@@ -158,24 +159,29 @@ def _resubstitution(ctx, reported) -> list:
     }
     cross_validated = {r.root for split in facts.splits.values() if split.kind == "cv" for r in split.rows}
     held_out = {ev.id for ev in facts.evaluations if ev.scored and any(r.side is not None and r.side.held_out for r in ev.rows)}
-    hits = []
-    for evaluation in facts.evaluations:
+    hits, scored = [], set()
+    for evaluation in sorted(facts.evaluations, key=lambda e: (e.span.line, e.span.column)):
         if not evaluation.scored or not evaluation.rows:
             continue
         for fit_id in sorted(evaluation.fits):
             event = facts.learns[fit_id]
-            if fit_id in reported or not _model_fit(event, ctx) or not event.rows:
+            if fit_id in reported or fit_id in scored or not _model_fit(event, ctx) or not event.rows:
                 continue
             if evaluation.rows == event.rows and evaluation.data == event.data:
                 if fit_id in held_out_scored or (
                         {r.root for r in event.rows} & cross_validated and evaluation.label != "held-out"):
                     continue  # (a cross-validation beside it does not make a "validation" score of the training rows one)
-                # passed off as performance: called a test score, or set against another
-                # model's held-out score (an in-sample fit shown as such is a diagnostic)
-                if evaluation.label != "held-out" and (
-                        evaluation.label == "train" or not (evaluation.compared_with & held_out or _split_ignored(event, facts))):
+                if evaluation.label == "train":
+                    continue  # the code calls it a training score: a diagnostic
+                # beside other models' held-out scores, it is a report only when called a test
+                # score, set against one of them, or made beside a split it ignores; with no
+                # held-out score in the file, it is the only measure of performance there is
+                if held_out and evaluation.label != "held-out" and not (
+                        evaluation.compared_with & held_out or _split_ignored(event, facts)):
                     continue
                 what = f"the rows it was fitted on ({event.data}, {ctx.where(event.span)})"
+                if not held_out:
+                    what += ", and no model in this file is scored on rows it did not learn from"
             elif any(r.side is not None for r in event.rows) and all(
                 any(e.root == r.root and e.side is None for e in evaluation.rows) for r in event.rows
             ) and any(  # the very data that was split: X after X_train, X_test = split(X)
@@ -193,4 +199,5 @@ def _resubstitution(ctx, reported) -> list:
             )
             related = ((event.span, f"{short(event.qualname)} is fitted on {event.data} here"),)
             hits.append(Hit(evaluation.span, message, related, evaluated_procedure(facts, event, evaluation, None)))
+            scored.add(fit_id)  # its first such score stands for the others
     return hits
