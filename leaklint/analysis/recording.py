@@ -365,9 +365,7 @@ class RecordingMixin:
                 # the same assignment labels both sides; nothing learned reaches the inputs
                 continue
             if value is labels:
-                # a statistic that made the labels (price classes cut at quantiles of all rows)
-                # defines the task, as a threshold does; it reaches no input
-                learned = frozenset(i for i in learned if self.facts.learns[i].kind != "stat")
+                learned = self._beyond_the_task(learned)
             for learn_id in learned:
                 learned_rows = self._subsampled(self.facts.learns[learn_id].rows)
                 # (or learned from all rows of which code the analysis cannot read cut the part split here)
@@ -377,6 +375,11 @@ class RecordingMixin:
                 elif data.rows and learned_rows and data.rows <= learned_rows and training_side(learned_rows):
                     # learned from the training side, which is now split again (a CV of X_train)
                     self._contaminate(learn_id, split.id, "resplit")
+
+    def _beyond_the_task(self, learned: frozenset) -> frozenset:
+        """What the labels learned, less the statistics that made them (price classes cut at
+        quantiles of all rows): those define the task, as a threshold does, and reach no input."""
+        return frozenset(i for i in learned if self.facts.learns[i].kind != "stat")
 
     def _subsampled(self, rows: frozenset) -> frozenset:
         """``df = df.sample(frac=0.05)`` with the rest never taken: the rows drawn are the
@@ -416,7 +419,7 @@ class RecordingMixin:
                 outs.append(
                     Data(
                         rows=frozenset(Rows(r.root, Side(side, split.id)) for r in part.rows),
-                        learned=part.learned,
+                        learned=self._beyond_the_task(part.learned) if position == 1 else part.learned,
                         time=part.time,
                         column=part.column,
                         by_column=part.by_column,
