@@ -59,11 +59,12 @@ gets `random_state=0`). scipy's `zscore(df[c])` there becomes
 before a cross-validation or a fold loop, quantile bins (`pd.qcut`) and ranks get no fix.
 
 ## Known limitations
-A statistic used only to filter rows (`df[df.x < df.x.quantile(0.99)]`) or to make
-the labels (by comparison, as classes cut at quantiles of the target, or a target
-clipped at its percentiles) is deliberately not reported: it defines the task, nor is the earliest or latest date of
-a column of parsed dates (`(df.day - df.day.min()).dt.days`): it is an origin for elapsed
-time, one constant shift of every row. A numeric column minus its own minimum is still
+A statistic used only to filter rows (`df[df.x < df.x.quantile(0.99)]`) is
+deliberately not reported, nor is one that makes the labels (by comparison, classes cut
+at quantiles of the target, a target clipped at its percentiles): it defines the task.
+Nor is the earliest or latest date of a column of parsed dates
+(`(df.day - df.day.min()).dt.days`): it is an origin for elapsed time, one constant
+shift of every row. A numeric column minus its own minimum is still
 reported, as centering is in the seeds: the constant came from the held-out rows.
 Statistics passed through containers (a dict of means built in a loop) are followed only
 when the values flow through assignments in the same file.
