@@ -2,7 +2,8 @@
 Flags an unsupervised learned preprocessing step (a scaler, an imputer, PCA and other
 decompositions, a discretizer, a power or quantile transform, a TF-IDF or count
 vectorizer, a clustering or embedding whose output becomes a feature) that is fitted on
-rows which are later split or cross-validated.
+rows which are later split or cross-validated; also a decomposition by hand
+(`np.linalg.svd(X)`, whose basis then projects the rows).
 
 Severity: warning. The step learns no labels: fitted on all rows, it only lets the
 held-out rows nudge a mean, a spread or a fill value, which rarely moves a score
@@ -121,6 +122,7 @@ HELP = "fit the step on the training rows only: put it and the model in one Pipe
 DEFAULT = True
 SEVERITY = "warning"
 _PRE = "sklearn.preprocessing."
+HAND_DECOMPOSITIONS = ("numpy.linalg.svd", "scipy.linalg.svd")
 CATALOG = (
     _PRE + "StandardScaler",
     _PRE + "Imputer",  # removed in scikit-learn 0.22, still in old code
@@ -159,6 +161,7 @@ CATALOG = (
     "sklearn.cluster.AgglomerativeClustering",
     "sklearn.mixture.GaussianMixture",
     "umap.UMAP",
+    *HAND_DECOMPOSITIONS,
 )
 
 
@@ -177,6 +180,13 @@ def check(ctx):
                 f"are {split_phrase(split, ctx)}{UNKNOWN_CLASS}"
             )
         step = step_name(event, ctx.catalog)
+        if event.qualname in HAND_DECOMPOSITIONS:
+            return (
+                f"the {step} of {event.data} ({event.rows_phrase}), a decomposition by hand whose basis projects "
+                f"the rows, is computed before the rows are {split_phrase(split, ctx)}; the held-out rows helped "
+                "compute the basis (an unsupervised step usually inflates the score less than a supervised one, "
+                "but the estimate is not clean)"
+            )
         return (
             f"{step} is fitted on {event.data} ({event.rows_phrase}) before the rows are {split_phrase(split, ctx)}; "
             "the held-out rows helped compute what it learned (an unsupervised step usually "

@@ -102,6 +102,9 @@ LEARNING_FUNCTIONS = {
     )
 }
 LEARNING_FUNCTIONS[lib_key("sklearn.utils.resample")] = "resample"
+# A singular value decomposition by hand: its basis, learned from the rows, projects them (PCA).
+for _name in ("numpy.linalg.svd", "scipy.linalg.svd"):
+    LEARNING_FUNCTIONS[lib_key(_name)] = "call"
 # Their estimator forms: scale(X) learns and applies what StandardScaler().fit_transform(X) does.
 FUNCTION_FORMS = {
     "scale": "StandardScaler", "minmax_scale": "MinMaxScaler", "robust_scale": "RobustScaler",
