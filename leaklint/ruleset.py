@@ -326,6 +326,8 @@ def _judged_later(event: LearnEvent, facts: Facts) -> bool:
     outer = {r.side.split for r in event.rows if r.side is not None}
     return any(
         r.side is not None and r.side.held_out and _cut_from_held_out(r.side, outer, facts)
+        # (held-out rows only predicted, their labels never read, judge nothing)
+        and (evaluation.scored or facts.splits[r.side.split].use == "evaluation")
         for evaluation in facts.evaluations
         for r in evaluation.rows
     )

@@ -4,7 +4,9 @@ are split or cross-validated: `(X - X.mean()) / X.std()`, min-max scaling by han
 `df.fillna(df.mean())`, `df[c].fillna(df[c].median())`, centering with `np.mean(X, axis=0)`.
 A helper of the file that fills or scales the frame it is handed in place
 (`def fill(df, c): df[c] = df[c].fillna(df[c].mean())`) changes the caller's frame; the
-finding is at the call.
+finding is at the call. A statistic of a training part that is then cross-validated
+(the part's gaps filled with its own medians, then folded) is reported when no model is
+scored on the held-out part, as LL101 does: then the cross-validated score is the result.
 
 Severity: warning. As with LL101's steps, these statistics learn no labels; a mean,
 a spread or a fill value of all rows rarely moves a score (`leaklint audit` measures no
@@ -91,8 +93,8 @@ def check(ctx):
 
     def explain(event, split):
         return (
-            f"the {event.qualname} of {event.data} is computed on all rows and applied to them before "
+            f"the {event.qualname} of {event.data} is computed on {event.rows_phrase} and applied to them before "
             f"the rows are {split_phrase(split, ctx)}; the held-out rows helped compute it"
         )
 
-    return learned_before_split(ctx, matches, explain, lambda event: {"stat": event.qualname})
+    return learned_before_split(ctx, matches, explain, lambda event: {"stat": event.qualname}, resplit=True)
