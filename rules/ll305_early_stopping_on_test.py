@@ -89,7 +89,7 @@ nothing calls that splits the rows itself and stops each fold on the fold it sco
 the whole procedure and is flagged. A validation part that stops a model and is scored
 too is silent when that model, or the candidate its score helped choose, is then scored
 on a part split away from both its training and its validation rows (a test part kept
-apart): that score is the result. Another split of the same rows drawn independently
+apart), or on a labelled test file of its own: that score is the result. Another split of the same rows drawn independently
 may overlap them and does not count. Watching the test rows without early stopping
 (learning curves only) is silent, and so is Keras `EarlyStopping` without
 `restore_best_weights=True` (it stops on the test rows but keeps the last epoch). A loop over folds (or
@@ -152,6 +152,7 @@ def _tested_apart(fit_id, event, watched, scored, facts) -> bool:
     watched rows helped choose among candidates, the chosen one is (a test part kept
     apart; the watched rows only chose)."""
     roots = {r.root for r in watched}
+    seen = roots | {r.root for r in event.rows}
 
     def apart(ev):  # another part of the watched rows' own data, split away from them
         return (
@@ -159,7 +160,10 @@ def _tested_apart(fit_id, event, watched, scored, facts) -> bool:
             and _parted(watched, ev.rows, facts) and _parted(event.rows, ev.rows, facts)
         )
 
-    if any(fit_id in ev.fits and apart(ev) for ev in facts.evaluations):
+    def elsewhere(ev):  # rows of another dataset: a labelled test file of its own
+        return ev.scored and ev.rows and all(r.root not in seen for r in ev.rows)
+
+    if any(fit_id in ev.fits and (apart(ev) or elsewhere(ev)) for ev in facts.evaluations):
         return True
     ids = {ev.id for ev in scored}
     chosen = [max(c.evaluations) for c in facts.choices if ids & c.evaluations]
