@@ -14,7 +14,7 @@ those rows whose sides no code reads (the split was made for the evaluation, and
 model ignores it); or a model scored on all rows after a split (a second report that
 includes the training rows). These are reported at the score. A training score shown
 next to the same model's held-out score, beside a cross-validation of its rows, or
-printed as a training score is a diagnostic and stays silent, as is an in-sample score
+printed as a training or in-sample score is a diagnostic and stays silent, as is an in-sample score
 beside other models' held-out scores; predictions never compared with labels (a
 submission file) are not a score.
 

@@ -50,6 +50,7 @@ from .values import (
 
 
 HELD_OUT_WORDS = re.compile(r"\btest|valid|hold.?out|unseen|out.of.sample|generali")
+TRAINING_WORDS = re.compile(r"train|\bin.?sample|resubstitution")
 
 
 # the bounds of a column of parsed dates: an origin or an end of the calendar
@@ -249,7 +250,7 @@ class RecordingMixin:
         """What a printed or logged score is called: ``print("training accuracy:", s)`` is
         honest about it, ``print("test accuracy:", s)`` claims rows the model never saw."""
         labels = " ".join(t.lower() for v in values if isinstance(v, Data) for t in v.texts if isinstance(t, str))
-        label = "train" if "train" in labels else ("held-out" if HELD_OUT_WORDS.search(labels) else None)
+        label = "train" if TRAINING_WORDS.search(labels) else ("held-out" if HELD_OUT_WORDS.search(labels) else None)
         if label is None:
             return
         shown = merge_data(values).scores
