@@ -24,7 +24,7 @@ from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .masks import pair_masks
-from .slices import pair_slices, side_part
+from .slices import pair_slices, row_slice, side_part
 from .specs import Mapping, Opaque, literal_of, opaque_text
 from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, statements, tuning_objective
 from .values import (
@@ -850,7 +850,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             part = _reseparated(node, base, key)
             if part is not None:
                 return part
-        if fold is None and id(node) in self._slices:
+        if fold is None and id(node) in self._slices and not self._cuts_at_zero(node, scope):
             fold = self._positional_side(node, base)
         if fold is None and id(node) in self._masks and base.rows:
             fold = self._positional_side(node, base, self._masks, "mask")
@@ -895,6 +895,14 @@ class Interpreter(CallsMixin, RecordingMixin):
             tuned=base.tuned,  # best_params_["max_depth"]: one of the chosen settings
         )
 
+
+    def _cuts_at_zero(self, node, scope) -> bool:
+        """``X[:TEST_SIZE]`` / ``X[TEST_SIZE:]`` with ``TEST_SIZE = 0``: the head is empty and
+        the tail is every row; nothing is held out."""
+        cut = row_slice(node)
+        if cut is None or (cut.lower is None) == (cut.upper is None):
+            return False  # (X[u:v] is a window, not a cut at one bound)
+        return as_data(self.ev(cut.upper if cut.lower is None else cut.lower, scope)).literal == (0,)
 
     def _typed_after_reading(self, node, base: Data) -> frozenset:
         """Columns typed in by hand after a supervised selection on the same rows was read."""
