@@ -339,7 +339,8 @@ def _cut_from_held_out(side: Side, outer: set, facts: Facts) -> bool:
     if side.split in outer:
         return True
     return any(
-        r.side is not None and r.side.held_out and r.side.split < side.split and _cut_from_held_out(r.side, outer, facts)
+        r.side is not None and r.side.held_out and r.side.split < side.split
+        and _cut_from_held_out(r.side, outer, facts)
         for r in facts.splits[side.split].rows
     )
 

@@ -99,10 +99,10 @@ Only fits whose data flows, in this file, into a later split, cross-validation o
 the sides of a split are reported. A fit on the training side followed by a
 cross-validation of that same training side is reported only when no model is scored on
 the held-out side (or on parts cut from it): then the cross-validated score is the
-result; otherwise it only tuned, and the outer test set stays clean. Vocabulary-only encoders (OneHotEncoder, OrdinalEncoder, LabelEncoder) and
-stateless transformers (Normalizer, PolynomialFeatures) and random projections (which read
-only the number of columns) are not in the catalog. A
-clustering fitted on all rows whose assignment becomes the labels (customer segments a
+result; otherwise it only tuned, and the outer test set stays clean. Vocabulary-only
+encoders (OneHotEncoder, OrdinalEncoder, LabelEncoder), stateless transformers
+(Normalizer, PolynomialFeatures) and random projections (which read only the number of
+columns) are not in the catalog. A clustering fitted on all rows whose assignment becomes the labels (customer segments a
 classifier then learns to reproduce), and the steps that fed it, define the task: they
 are not reported through those labels. A `train_test_split(X, y)` whose held-out labels
 no code reads, and on whose held-out rows nothing is scored (they are only predicted, for

@@ -14,9 +14,9 @@ those rows whose sides no code reads (the split was made for the evaluation, and
 model ignores it); or a model scored on all rows after a split (a second report that
 includes the training rows). These are reported at the score. A training score shown
 next to the same model's held-out score, beside a cross-validation of its rows, or
-printed as a training or in-sample score is a diagnostic and stays silent, as is an in-sample score
-beside other models' held-out scores; predictions never compared with labels (a
-submission file) are not a score.
+printed as a training or in-sample score is a diagnostic and stays silent, as is an
+in-sample score beside other models' held-out scores; predictions never compared with
+labels (a submission file) are not a score.
 
 Severity: error. The rows scored were also learned: on noise, a forest fitted on all
 rows scores 1.00 on the held-out rows against 0.49 when fitted on the training rows

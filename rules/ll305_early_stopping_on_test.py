@@ -89,8 +89,8 @@ nothing calls that splits the rows itself and stops each fold on the fold it sco
 the whole procedure and is flagged. A validation part that stops a model and is scored
 too is silent when that model, or the candidate its score helped choose, is then scored
 on a part split away from both its training and its validation rows (a test part kept
-apart), or on a labelled test file of its own: that score is the result. Another split of the same rows drawn independently
-may overlap them and does not count. Watching the test rows without early stopping
+apart), or on a labelled test file of its own: that score is the result. Another split
+of the same rows drawn independently may overlap them and does not count. Watching the test rows without early stopping
 (learning curves only) is silent, and so is Keras `EarlyStopping` without
 `restore_best_weights=True` (it stops on the test rows but keeps the last epoch). A loop over folds (or
 bootstrap resamples) that stops each fold on its own held-out fold and scores it is

@@ -1057,7 +1057,8 @@ class CallsMixin:
             if ordered is not None:
                 return ordered
         if method == "drop" and data.rows and drops_columns(node):
-            if len(texts_of(kwargs.get("columns", args[0] if args else UNKNOWN))) > 1:  # the columns a selection read before rejected, typed in
+            # columns typed in by hand: perhaps those a selection read before rejected
+            if len(texts_of(kwargs.get("columns", args[0] if args else UNKNOWN))) > 1:
                 data = replace(data, learned=data.learned | self._typed_after_reading(node, data))
         if method == "drop" and data.rows and (data.by_column or data.dated):
             dropped = texts_of(kwargs.get("columns", UNKNOWN))

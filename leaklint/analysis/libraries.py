@@ -219,7 +219,8 @@ ARCHIVE_LOADERS = keys("numpy.load")
 # arrays saved by keyword) and calls that load one back.
 # pickle.dump(model, open(path, "wb")) is handed the file opened on the path.
 SAVERS = {lib_key("joblib.dump"): (1, 0), lib_key("pickle.dump"): (1, 0), lib_key("dill.dump"): (1, 0),
-          lib_key("numpy.save"): (0, 1), lib_key("numpy.savez"): (0, None), lib_key("numpy.savez_compressed"): (0, None)}
+          lib_key("numpy.save"): (0, 1), lib_key("numpy.savez"): (0, None),
+          lib_key("numpy.savez_compressed"): (0, None)}
 LOADERS = keys("joblib.load", "pickle.load", "dill.load", "numpy.load")
 
 # Methods that learn from data, and what they return.
