@@ -902,7 +902,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         cut = row_slice(node)
         if cut is None or (cut.lower is None) == (cut.upper is None):
             return False  # (X[u:v] is a window, not a cut at one bound)
-        return as_data(self.ev(cut.upper if cut.lower is None else cut.lower, scope)).literal == (0,)
+        bound = cut.upper if cut.lower is None else cut.lower
+        # (only a name or a literal: evaluating a call again could record its events twice)
+        return isinstance(bound, (ast.Name, ast.Constant)) and as_data(self.ev(bound, scope)).literal == (0,)
 
     def _typed_after_reading(self, node, base: Data) -> frozenset:
         """Columns typed in by hand after a supervised selection on the same rows was read."""
