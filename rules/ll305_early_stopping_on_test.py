@@ -90,13 +90,14 @@ the whole procedure and is flagged. A validation part that stops a model and is 
 too is silent when that model, or the candidate its score helped choose, is then scored
 on a part split away from both its training and its validation rows (a test part kept
 apart), or on a labelled test file of its own: that score is the result. Another split
-of the same rows drawn independently may overlap them and does not count. Watching the test rows without early stopping
-(learning curves only) is silent, and so is Keras `EarlyStopping` without
-`restore_best_weights=True` (it stops on the test rows but keeps the last epoch). A loop over folds (or
-bootstrap resamples) that stops each fold on its own held-out fold and scores it is
-flagged, also when the fold models predict a test set or a submission as well: the
-out-of-fold score is then read to compare experiments, weigh a blend or pick a
-threshold, and it is optimistic (the bias is of the same kind, usually small).
+of the same rows drawn independently may overlap them and does not count. Watching the
+test rows without early stopping (learning curves only) is silent, and so is Keras
+`EarlyStopping` without `restore_best_weights=True` (it stops on the test rows but keeps
+the last epoch). A loop over folds (or bootstrap resamples) that stops each fold on its
+own held-out fold and scores it is flagged, also when the fold models predict a test set
+or a submission as well: the out-of-fold score is then read to compare experiments,
+weigh a blend or pick a threshold, and it is optimistic (the bias is of the same kind,
+usually small).
 
 `leaklint audit` runs the code's booster: scikit-learn's at every stage
 (`staged_predict`), LightGBM's and XGBoost's scikit-learn models with their first k trees
