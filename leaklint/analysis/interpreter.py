@@ -636,7 +636,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                 # df[f"smooth_{w}"] in a loop: a family of feature columns, none of them the label
                 named = key or (f"<{ast.unparse(target.slice)}>" if target is not None and isinstance(target.slice, ast.JoinedStr) else None)
                 self._name_ahead(as_data(value).learned - current.learned, named)
-                merged = set_column(current, named, as_data(value))
+                merged = replace(set_column(current, named, as_data(value)), tags=_tags_after(current, key, slot, value))
                 self._check_applied(merged.learned, current.rows)
                 self.assign(base_node, merged, scope)
 
@@ -845,6 +845,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             return self._unknown_roots[stored]
         if base.size_of and not base.rows:
             return base  # df.shape[0]
+        tagged = _tagged_rows(node, base)
+        if tagged is not None:
+            return Data(rows=tagged, learned=base.learned, time=base.time, by_column=base.by_column, dated=base.dated)
         fold = self._fold_key(key)
         if fold is None:
             part = _reseparated(node, base, key)
@@ -1229,6 +1232,32 @@ def _reseparated(node, base: Data, key) -> Optional[Data]:
     else:
         return None
     return Data(rows=rows, learned=base.learned, time=base.time)
+
+
+def _tags_after(frame: Data, column, slot, value) -> tuple:
+    """The frame's tags once ``value`` is written into ``column``: ``df.loc[rows, "part"] =
+    "train"`` with ``rows`` one side of a split of the frame's rows tags them; any other
+    write into the column leaves what its tags said unknown."""
+    kept = tuple(tag for tag in frame.tags if tag[0] != column)
+    texts = as_data(value).texts
+    where = as_data(slot.items[0]).rows if isinstance(slot, Seq) and len(slot.items) == 2 else frozenset()
+    if column is None or len(texts) != 1 or not where or any(r.side is None for r in where):
+        return kept if column is not None else frame.tags
+    if not {r.root for r in where} <= {r.root for r in frame.rows}:
+        return kept
+    (text,) = texts
+    others = tuple(tag for tag in frame.tags if tag[0] == column and tag[1] != text and not tag[2] & where)
+    return kept + others + ((column, text, where),)
+
+
+def _tagged_rows(node: ast.Subscript, base: Data) -> Optional[frozenset]:
+    """``df[df["part"] == "train"]`` / ``df.loc[df.part == "train"]``: the rows a tag wrote."""
+    if not base.tags or not isinstance(node.slice, ast.Compare) or len(node.slice.ops) != 1 \
+            or not isinstance(node.slice.ops[0], ast.Eq):
+        return None
+    left, text = node.slice.left, const_str(node.slice.comparators[0])
+    column = const_str(left.slice) if isinstance(left, ast.Subscript) else left.attr if isinstance(left, ast.Attribute) else None
+    return next((rows for col, tag, rows in base.tags if (col, tag) == (column, text)), None)
 
 
 def _per_row_fit(node) -> bool:

@@ -78,6 +78,9 @@ class Data(Value):
     stacked: bool = False  # ``np.stack([p1, p2])``: arrays stacked on a new first axis, rows on the second
     listed: bool = False  # ``[load(n) for n in ("a", "b")]``: one array per item of a display, not rows
     split_labels: bool = False  # a label part as train_test_split(X, y) made it (y_train, y_test)
+    # ((column, text, rows), ...): ``df.loc[train_idx, "part"] = "train"`` wrote "train" into
+    # column "part" on the rows of a split's side; ``df[df.part == "train"]`` takes them again
+    tags: tuple = ()
     # ``(value,)``: the literal syntax this name was bound to (``n = 200``), read by the
     # runtime checker's specs; anything derived from it is no longer that literal
     literal: Optional[tuple] = field(default=None, hash=False)
