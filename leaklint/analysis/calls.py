@@ -655,6 +655,8 @@ class CallsMixin:
         made_by = qualname if name[:1].isupper() and root not in lib.DATA_ROOTS else None
         if key in lib.ARRAY_CONSTRUCTORS and len(node.args) == 1 and _numbers(node.args[0]):
             return Data()  # np.array([1.0, 0.95, 1.0]): weights typed in, no rows of data
+        if name == "from_pretrained":
+            return Data()  # BertTokenizer.from_pretrained("bert-base-uncased"): weights, no rows of this data
         if not data.rows and not data.learned and not data.time and not data.scores:
             # (a model a project function builds with a search's chosen settings stays tuned)
             return Data(rows=self.fresh_rows(), made_by=made_by, tuned=data.tuned)
@@ -898,7 +900,7 @@ class CallsMixin:
                 return Seq(tuple(outs))
             return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
         if method in lib.PREDICT_METHODS or method in lib.APPLY_METHODS or method in lib.SCORE_METHODS:
-            data = as_data(args[0]) if args else as_data(kwargs.get("X"))
+            data = as_data(args[0]) if args else as_data(kwargs.get("X", kwargs.get("x")))
             scores = frozenset()
             if method in lib.PREDICT_METHODS or method in lib.SCORE_METHODS:
                 evaluation = Evaluation(

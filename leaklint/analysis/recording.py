@@ -182,10 +182,12 @@ class RecordingMixin:
         return out[0] if len(out) == 1 else Seq(tuple(out))
 
     def fit(self, est: Estimator, method, args, kwargs, node, x_node=None) -> tuple:
-        x_val = args[0] if args else kwargs.get("X", kwargs.get("raw_documents", UNKNOWN))
+        # (Keras names the inputs ``x``: model.fit(x=train_ds, validation_data=val_ds))
+        x_key = "X" if "X" in kwargs or "x" not in kwargs else "x"
+        x_val = args[0] if args else kwargs.get(x_key, kwargs.get("raw_documents", UNKNOWN))
         y_val = args[1] if len(args) > 1 else kwargs.get("y")
         if x_node is None:
-            x_node = node.args[0] if node.args else keyword_node(node, "X")
+            x_node = node.args[0] if node.args else keyword_node(node, x_key)
         data = as_data(x_val)
         if not data.rows and method in lib.OUTPUT_FIT_METHODS:
             # rows nothing named before (lines of a file read by hand): the rows returned are the
