@@ -603,7 +603,17 @@ class Interpreter(CallsMixin, RecordingMixin):
                         # of some rows: the others keep what the column held
                         value = replace(as_data(value), learned=as_data(value).learned | dict(current.by_column).get(key, frozenset()))
             mapping = isinstance(current, Seq) and isinstance(current.literal, tuple) and isinstance(current.literal[0], Mapping)
-            if isinstance(current, Seq) and (current.keys or mapping) and key is not None:
+            named = sorted(as_data(slot).texts) if target is not None and key is None and not located else []
+            if isinstance(current, Seq) and (current.keys or mapping) and len(named) > 1 and all(isinstance(n, str) for n in named):
+                # results[name] = {...} in a loop over names: each name's entry may hold this value
+                keys, items = current.keys, current.items
+                for each in named:
+                    if each in keys:
+                        items = items[: keys.index(each)] + (join(items[keys.index(each)], value),) + items[keys.index(each) + 1 :]
+                    else:
+                        keys, items = keys + (each,), items + (value,)
+                self.assign(base_node, Seq(items, keys), scope)
+            elif isinstance(current, Seq) and (current.keys or mapping) and key is not None:
                 keys, items = current.keys, current.items
                 if key in keys:
                     items = items[: keys.index(key)] + (value,) + items[keys.index(key) + 1 :]
@@ -857,11 +867,10 @@ class Interpreter(CallsMixin, RecordingMixin):
             fold = self._positional_side(node, base)
         if fold is None and id(node) in self._masks and base.rows:
             fold = self._positional_side(node, base, self._masks, "mask")
-        if fold is None and not _row_mask(node.slice):
-            fold = _indexed_side(base, as_data(key))
-        if fold is not None:
+        sides = (fold,) if fold is not None else _indexed_sides(base, as_data(key)) if not _row_mask(node.slice) else ()
+        if sides:
             return Data(
-                rows=frozenset(Rows(r.root, fold) for r in base.rows),
+                rows=frozenset(Rows(r.root, side) for r in base.rows for side in sides),
                 learned=base.learned,
                 time=base.time,
                 column=base.column,
@@ -1118,13 +1127,14 @@ def _joined_text(parts) -> Optional[str]:
     return "".join(texts)
 
 
-def _indexed_side(base: Data, key: Data) -> Optional[Side]:
-    """``df.loc[X_train.index]``, ``df.iloc[train_positions]``: the key holds one side of a
-    split of the frame's own rows, so the rows selected are that side."""
-    sides = {r.side for r in key.rows}
-    if len(sides) != 1 or None in sides or not base.rows or any(r.side is not None for r in base.rows):
-        return None
-    return sides.pop() if {r.root for r in key.rows} <= {r.root for r in base.rows} else None
+def _indexed_sides(base: Data, key: Data) -> frozenset:
+    """``df.loc[X_train.index]``, ``df.iloc[train_positions]``: the key holds sides of
+    splits of the frame's own rows, so the rows selected are those sides (several when a
+    loop over splits joined their indices: each pass selects one of them)."""
+    sides = frozenset(r.side for r in key.rows)
+    if not sides or None in sides or not base.rows or any(r.side is not None for r in base.rows):
+        return frozenset()
+    return sides if {r.root for r in key.rows} <= {r.root for r in base.rows} else frozenset()
 
 
 def _row_mask(index) -> bool:

@@ -240,6 +240,11 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         short, long = sorted((a, b), key=lambda s: len(s.items))
         if short.items == long.items[:len(short.items)] and any(isinstance(i, Estimator) for i in short.items):
             return long  # callbacks = [early_stopping(50)], appended to in one branch: its items, and maybe more
+    for seq, other in ((a, b), (b, a)):
+        if isinstance(seq, Seq) and other == UNKNOWN:
+            return seq  # best = None, then best = (train_idx, test_idx) in a loop: the pair, kept apart
+        if isinstance(seq, Seq) and seq.keys and isinstance(other, Seq) and not other.items:
+            return seq  # results = {}, then results[name] = ... in a loop: its entries, kept apart
     if isinstance(a, (Data, Seq)) and isinstance(b, (Data, Seq)):
         return join(as_data(a), as_data(b))
     for model, other in ((a, b), (b, a)):  # a new model or the search's tuned one: either is the tuned model
