@@ -82,9 +82,11 @@ the last epoch and a `ModelCheckpoint(save_best_only=True)` alone is silent. Onl
 after the reload count; `model.load_weights(...)` reloads that model's checkpoint, and
 `load_model(path)` the latest checkpoint no earlier load took (its path is rarely a
 literal the analysis can match). A fit inside
-a tuning objective (`def objective(trial)`, a function handed to `study.optimize`) only
-ranks trials and is silent, as is one in a function nothing in the file calls that stops
-on rows it was handed (its caller made them, and decides what they score); a function
+a tuning objective (`def objective(trial)`, a function handed to `study.optimize`) that
+stops on the fold it scores is flagged only when no model is then scored on rows the
+study never saw: a test score after the study is the result, the trials' scores only
+ranked them. A fit in a function nothing in the file calls that stops on rows it was
+handed is silent (its caller made them, and decides what they score); a function
 nothing calls that splits the rows itself and stops each fold on the fold it scores holds
 the whole procedure and is flagged. A validation part that stops a model and is scored
 too is silent when that model, or the candidate its score helped choose, is then scored
@@ -135,6 +137,8 @@ def check(ctx):
         scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched and _after(ev.span, stop.since)]
         if not watched or not scored or _tested_apart(stop.fit, event, watched, scored, facts):
             continue
+        if stop.trial and _tuned_then_tested(event, watched, facts):
+            continue
         ev = scored[0]
         name = short(event.qualname)
         message = (
@@ -169,6 +173,16 @@ def _tested_apart(fit_id, event, watched, scored, facts) -> bool:
     ids = {ev.id for ev in scored}
     chosen = [max(c.evaluations) for c in facts.choices if ids & c.evaluations]
     return bool(chosen) and any(ev.id > min(chosen) and apart(ev) for ev in facts.evaluations)
+
+
+def _tuned_then_tested(event, watched, facts) -> bool:
+    """A trial of a tuning study stopped on the rows it is scored on, and some model is
+    then scored on rows the study never saw: the trials' scores only ranked them, the
+    test score is the result."""
+    return any(
+        ev.scored and ev.rows and _parted(watched, ev.rows, facts) and _parted(event.rows, ev.rows, facts)
+        for ev in facts.evaluations
+    )
 
 
 def _parted(rows, others, facts) -> bool:

@@ -191,6 +191,7 @@ class EarlyStop:
     how: str  # "early stopping on eval_set", ...
     # where a checkpoint of the best epoch was loaded back: only scores after it are of that epoch
     since: Optional[Span] = None
+    trial: bool = False  # inside a tuning objective: one trial's fit, its score ranks trials
 
 
 @dataclass(frozen=True)

@@ -222,10 +222,10 @@ class RecordingMixin:
         if watched is not None:
             event.watched = as_data(watched).rows
         how = self._keeps_best(est, kwargs, node) if watched is not None else None
-        if how and not self._objective and (not self._standalone or self._split_here(watched)):
-            # (a trial's own stopping point only ranks trials; a function nothing calls stops
-            # nothing, unless it split the watched rows itself and so holds the whole procedure)
-            stop = EarlyStop(event.id, as_data(watched).rows, how)
+        if how and (not self._standalone or self._split_here(watched)):
+            # (a function nothing calls stops nothing, unless it split the watched rows itself
+            # and so holds the whole procedure)
+            stop = EarlyStop(event.id, as_data(watched).rows, how, trial=bool(self._objective))
             if "ModelCheckpoint" in how:
                 self._checkpointed.append(stop)  # the model in memory is the last epoch until the best is reloaded
             else:
