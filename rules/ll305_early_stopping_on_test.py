@@ -131,7 +131,7 @@ CATALOG = (
 def check(ctx):
     facts = ctx.facts
     hits = []
-    for stop in facts.early_stops:
+    for stop in sorted(facts.early_stops, key=lambda s: s.trial):  # (a trial's stop names its location last)
         event = facts.learns[stop.fit]
         watched = stop.rows - event.rows
         scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched and _after(ev.span, stop.since)]

@@ -642,6 +642,9 @@ class CallsMixin:
             if self._loops:
                 self.facts.looped_scores |= scores
             return Data(scores=scores)
+        if key == ("hyperopt", "fmin") and (args or "fn" in kwargs):
+            self._run_objective(kwargs.get("fn", args[0] if args else None), node)
+            return Data()  # the best settings found: a dict of values, no rows
         if key in lib.RANDOM_GENERATORS or key in lib.CONNECTIONS:
             return Ref(qualname)  # rng.normal(...) draws new rows, conn.query(...) reads a table; neither holds any
         if name[:1].isupper() and root in lib.ML_PACKAGES and key not in lib.DATA_CLASSES:
@@ -932,10 +935,9 @@ class CallsMixin:
             return replace(data, learned=data.learned | est.fits | self._importances(est, method, node))
         return replace(data, learned=data.learned | est.fits)
 
-    def _optimize(self, study: Estimator, objective, node) -> Estimator:
-        """``study.optimize(objective, n_trials=50)``: the objective runs once here with an
-        unknown trial; the rows it fits and scores on are the rows the study tuned on (none
-        known when the objective lives in an installed package)."""
+    def _run_objective(self, objective, node) -> Data:
+        """One trial of a tuning objective, run with an unknown trial: the rows its models
+        were fitted and scored on."""
         before = len(self.facts.sinks)
         self._objective += 1
         try:
@@ -944,7 +946,13 @@ class CallsMixin:
                     self._call_function(objective, [UNKNOWN], {})
         finally:
             self._objective -= 1
-        rows = merge_data([Data(rows=sink.rows) for sink in self.facts.sinks[before:]])
+        return merge_data([Data(rows=sink.rows) for sink in self.facts.sinks[before:]])
+
+    def _optimize(self, study: Estimator, objective, node) -> Estimator:
+        """``study.optimize(objective, n_trials=50)``: the objective runs once here with an
+        unknown trial; the rows it fits and scores on are the rows the study tuned on (none
+        known when the objective lives in an installed package)."""
+        rows = self._run_objective(objective, node)
         event = self._learn("search", lib.STUDY, node, rows, node.func.value)
         self._searches[event.id] = span_of(study.node) if study.node is not None else None
         tuned = replace(study, fits=frozenset({event.id}))
