@@ -109,7 +109,7 @@ at 50 evenly spaced k, so the leaked and the honest run choose among the same st
 - Prechelt, Early stopping — but when?, in Neural Networks: Tricks of the Trade, 1998.
 - LightGBM, `early_stopping` callback: https://lightgbm.readthedocs.io/en/latest/pythonapi/lightgbm.early_stopping.html
 """
-from leaklint.ruleset import Hit, combined, metric_pieces, model_pieces, short
+from leaklint.ruleset import combined, learn_hit, metric_pieces, model_pieces, short
 
 CODE = "LL305"
 NAME = "early-stopping-on-test"
@@ -147,7 +147,7 @@ def check(ctx):
         )
         related = tuple((e.span, f"the model is scored on {e.data} here") for e in scored)
         procedure = combined(combined(_procedure(event, watched, facts), model_pieces(event)), metric_pieces(ev))
-        hits.append(Hit(event.reported, message, related, procedure, {"learn": event.id, "watched": watched}))
+        hits.append(learn_hit(event, message, related, procedure, ctx, {"watched": watched}))
     return hits
 
 
