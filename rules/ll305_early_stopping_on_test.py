@@ -131,7 +131,8 @@ CATALOG = (
 def check(ctx):
     facts = ctx.facts
     hits = []
-    for stop in sorted(facts.early_stops, key=lambda s: s.trial):  # (a trial's stop names its location last)
+    # (a fit's own stop first: where a tuning trial's is reported at the same call, the fit's is named)
+    for stop in sorted(facts.early_stops, key=lambda s: s.trial):
         event = facts.learns[stop.fit]
         watched = stop.rows - event.rows
         scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched and _after(ev.span, stop.since)]

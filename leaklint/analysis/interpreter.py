@@ -603,11 +603,11 @@ class Interpreter(CallsMixin, RecordingMixin):
                         # of some rows: the others keep what the column held
                         value = replace(as_data(value), learned=as_data(value).learned | dict(current.by_column).get(key, frozenset()))
             mapping = isinstance(current, Seq) and isinstance(current.literal, tuple) and isinstance(current.literal[0], Mapping)
-            named = sorted(as_data(slot).texts) if target is not None and key is None and not located else []
-            if isinstance(current, Seq) and (current.keys or mapping) and len(named) > 1 and all(isinstance(n, str) for n in named):
+            names = sorted(as_data(slot).texts) if target is not None and key is None and not located else []
+            if isinstance(current, Seq) and (current.keys or mapping) and len(names) > 1 and all(isinstance(n, str) for n in names):
                 # results[name] = {...} in a loop over names: each name's entry may hold this value
                 keys, items = current.keys, current.items
-                for each in named:
+                for each in names:
                     if each in keys:
                         items = items[: keys.index(each)] + (join(items[keys.index(each)], value),) + items[keys.index(each) + 1 :]
                     else:
@@ -1251,9 +1251,8 @@ def _tags_after(frame: Data, column, slot, value) -> tuple:
     kept = tuple(tag for tag in frame.tags if tag[0] != column)
     texts = as_data(value).texts
     where = as_data(slot.items[0]).rows if isinstance(slot, Seq) and len(slot.items) == 2 else frozenset()
-    if column is None or len(texts) != 1 or not where or any(r.side is None for r in where):
-        return kept if column is not None else frame.tags
-    if not {r.root for r in where} <= {r.root for r in frame.rows}:
+    if column is None or len(texts) != 1 or not where or any(r.side is None for r in where) \
+            or not {r.root for r in where} <= {r.root for r in frame.rows}:
         return kept
     (text,) = texts
     others = tuple(tag for tag in frame.tags if tag[0] == column and tag[1] != text and not tag[2] & where)
