@@ -157,33 +157,39 @@ def _tested_apart(fit_id, event, watched, scored, facts) -> bool:
     report the result: the same model is scored on them, or, after its score on the
     watched rows helped choose among candidates, the chosen one is (a test part kept
     apart; the watched rows only chose)."""
-    roots = {r.root for r in watched}
-    seen = roots | {r.root for r in event.rows}
-
-    def apart(ev):  # another part of the watched rows' own data, split away from them
-        return (
-            ev.scored and ev.rows and all(r.root in roots and r.side is not None for r in ev.rows)
-            and _parted(watched, ev.rows, facts) and _parted(event.rows, ev.rows, facts)
-        )
-
-    def elsewhere(ev):  # rows of another dataset: a labelled test file of its own
-        return ev.scored and ev.rows and all(r.root not in seen for r in ev.rows)
-
-    if any(fit_id in ev.fits and (apart(ev) or elsewhere(ev)) for ev in facts.evaluations):
+    if any(fit_id in ev.fits and _kept_apart(ev, event, watched, facts) for ev in facts.evaluations):
         return True
     ids = {ev.id for ev in scored}
     chosen = [max(c.evaluations) for c in facts.choices if ids & c.evaluations]
-    return bool(chosen) and any(ev.id > min(chosen) and apart(ev) for ev in facts.evaluations)
+    return bool(chosen) and any(ev.id > min(chosen) and _split_apart(ev, event, watched, facts) for ev in facts.evaluations)
 
 
 def _tuned_then_tested(event, watched, facts) -> bool:
     """A trial of a tuning study stopped on the rows it is scored on, and some model is
     then scored on rows the study never saw: the trials' scores only ranked them, the
     test score is the result."""
-    return any(
-        ev.scored and ev.rows and _parted(watched, ev.rows, facts) and _parted(event.rows, ev.rows, facts)
-        for ev in facts.evaluations
+    return any(_kept_apart(ev, event, watched, facts) for ev in facts.evaluations)
+
+
+def _kept_apart(ev, event, watched, facts) -> bool:
+    """``ev`` scores rows split away from both the fit's and the watched rows, or a
+    labelled test file of its own."""
+    return _split_apart(ev, event, watched, facts) or _elsewhere(ev, event, watched)
+
+
+def _split_apart(ev, event, watched, facts) -> bool:
+    """``ev`` scores another part of the watched rows' own data, split away from them."""
+    roots = {r.root for r in watched}
+    return (
+        ev.scored and ev.rows and all(r.root in roots and r.side is not None for r in ev.rows)
+        and _parted(watched, ev.rows, facts) and _parted(event.rows, ev.rows, facts)
     )
+
+
+def _elsewhere(ev, event, watched) -> bool:
+    """``ev`` scores rows of another dataset: a labelled test file of its own."""
+    seen = {r.root for r in watched} | {r.root for r in event.rows}
+    return ev.scored and ev.rows and all(r.root not in seen for r in ev.rows)
 
 
 def _parted(rows, others, facts) -> bool:

@@ -608,17 +608,11 @@ class Interpreter(CallsMixin, RecordingMixin):
                 # results[name] = {...} in a loop over names: each name's entry may hold this value
                 keys, items = current.keys, current.items
                 for each in names:
-                    if each in keys:
-                        items = items[: keys.index(each)] + (join(items[keys.index(each)], value),) + items[keys.index(each) + 1 :]
-                    else:
-                        keys, items = keys + (each,), items + (value,)
+                    held = items[keys.index(each)] if each in keys else None
+                    keys, items = _with_entry(keys, items, each, join(held, value))
                 self.assign(base_node, Seq(items, keys), scope)
             elif isinstance(current, Seq) and (current.keys or mapping) and key is not None:
-                keys, items = current.keys, current.items
-                if key in keys:
-                    items = items[: keys.index(key)] + (value,) + items[keys.index(key) + 1 :]
-                else:
-                    keys, items = keys + (key,), items + (value,)
+                keys, items = _with_entry(current.keys, current.items, key, value)
                 literal = None
                 if mapping:  # params["max_depth"] = 7: the literal settings it spells gain that key
                     known = (literal_of(source) if source is not None else None) or getattr(value, "literal", None)
@@ -1242,6 +1236,14 @@ def _reseparated(node, base: Data, key) -> Optional[Data]:
     else:
         return None
     return Data(rows=rows, learned=base.learned, time=base.time)
+
+
+def _with_entry(keys: tuple, items: tuple, key: str, value) -> tuple:
+    """(keys, items) of a dict with ``key``'s entry set to ``value`` (added when new)."""
+    if key in keys:
+        at = keys.index(key)
+        return keys, items[:at] + (value,) + items[at + 1:]
+    return keys + (key,), items + (value,)
 
 
 def _tags_after(frame: Data, column, slot, value) -> tuple:
