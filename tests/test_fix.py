@@ -828,6 +828,17 @@ def test_rows_drawn_early_know_which_columns_a_loop_over_listed_columns_writes(b
     assert (_only_fix("a.py", source.encode()) is not None) is fixed
 
 
+@pytest.mark.parametrize("between, fixed", [
+    ("churn.loc[churn['a'] > 1, 'c'] = churn.loc[churn['a'] > 1, 'c'].abs()\n", True),  # cells written
+    ("churn = pd.concat([churn, pd.DataFrame({'d': churn['a'] * 2})], axis=1)\n", True),  # a column added
+    ("churn = pd.concat([churn, pd.read_csv('more.csv')])\n", False),  # rows added
+    ("churn = churn[churn['a'] > -3]\n", False),  # rows filtered
+])
+def test_rows_drawn_early_tell_written_cells_and_added_columns_from_changed_rows(between, fixed):
+    source = STRATIFIED.format(between=between).replace("stratify=y, ", "")
+    assert (_only_fix("a.py", source.encode()) is not None) is fixed
+
+
 @pytest.mark.parametrize("after, fixed", [
     ("churn = pd.concat([churn, pd.read_csv('more.csv')], ignore_index=True)\n", True),  # bound again once X and y are taken
     ("X = pd.concat([X, pd.read_csv('more.csv')], ignore_index=True)\n", False),  # the rows the split reads

@@ -225,6 +225,8 @@ def _changes_rows(stmt) -> bool:
     that drops, adds or reorders rows: only the chain the result comes from counts, not the
     arguments (``df["k"].map(rows.groupby("k").mean())`` keeps df's rows)."""
     for node in ast.walk(stmt):
+        if isinstance(node, ast.Assign) and all(isinstance(t, ast.Subscript) for t in node.targets):
+            continue  # cells written (``df.loc[mask, "c"] = ...``): the table keeps its rows
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
             if _chain_changes_rows(node.value):
                 return True
@@ -242,7 +244,7 @@ def _chain_changes_rows(value) -> bool:
     while True:
         if isinstance(node, ast.Call):
             name = call_name(node)
-            if name in ROW_CHANGES or (name == "drop" and not drops_columns(node)):
+            if name in ROW_CHANGES and not _side_by_side(node) or (name == "drop" and not drops_columns(node)):
                 return True
             if name == "groupby" and not _broadcast(value):
                 return True
@@ -265,6 +267,12 @@ def _labels_of_columns(value) -> bool:
             return True
         node = node.func if isinstance(node, ast.Call) else node.value
     return False
+
+
+def _side_by_side(call) -> bool:
+    """``pd.concat([...], axis=1)``: tables joined column by column, on the same rows."""
+    axis = next((k.value for k in call.keywords if k.arg == "axis"), None)
+    return call_name(call) == "concat" and isinstance(axis, ast.Constant) and axis.value in (1, "columns")
 
 
 def _broadcast(value) -> bool:
