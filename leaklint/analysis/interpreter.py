@@ -640,7 +640,10 @@ class Interpreter(CallsMixin, RecordingMixin):
                 # df[f"smooth_{w}"] in a loop: a family of feature columns, none of them the label
                 named = key or (f"<{ast.unparse(target.slice)}>" if target is not None and isinstance(target.slice, ast.JoinedStr) else None)
                 self._name_ahead(as_data(value).learned - current.learned, named)
-                merged = replace(set_column(current, named, as_data(value)), tags=_tags_after(current, key, slot, value))
+                merged = current
+                for each in (_listed_columns(slot, target) if named is None else None) or [named]:
+                    merged = set_column(merged, each, as_data(value))  # df[["a", "b"]] = v: each of them
+                merged = replace(merged, tags=_tags_after(current, key, slot, value))
                 self._check_applied(merged.learned, current.rows)
                 self.assign(base_node, merged, scope)
 
@@ -1152,6 +1155,14 @@ def _definition(stmt) -> bool:
     return value is not None and all(
         isinstance(n, (ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Load)) for n in ast.walk(value)
     )
+
+
+def _listed_columns(slot, target) -> Optional[list]:
+    """``df[["a", "b"]] = v`` / ``df[cols] = v`` with ``cols`` a list of names: those columns."""
+    if target is None or isinstance(target.value, ast.Attribute) and target.value.attr in ("loc", "iloc", "at", "iat"):
+        return None
+    columns = _selected_columns(slot, False)
+    return columns if columns and len(columns) > 1 and isinstance(slot, Seq) else None
 
 
 def _selected_columns(key, indexer: bool, any_of: bool = False) -> Optional[list]:

@@ -130,6 +130,9 @@ class Estimator(Value):
     one_setting: bool = False  # a search over a single setting: its best score is a plain CV score
     grid_size: Optional[int] = None  # the configurations a search's grid display names
     tuned: frozenset = frozenset()  # ids of the searches whose chosen settings built it
+    # A standardizer's: ids of the shift-and-scale steps in the rows it was fitted on; its
+    # own shift and scale, learned from those same rows, undo them in what it transforms.
+    undoes: frozenset = frozenset()
     # The spec of what predicts: its own, a Pipeline's last step's, a search's estimator's
     # (None for a transformer-only composite or a class the file does not show).
     predictor: object = field(default=None, compare=False, hash=False)
@@ -348,14 +351,17 @@ def set_column(frame: Data, column: Optional[str], value: "Data") -> Data:
     """
     learned, by_column, dated, time = frame.learned, frame.by_column, frame.dated, frame.time or value.time
     if column is not None:
-        learned = learned - dict(by_column).get(column, frozenset())
-        by_column = tuple(i for i in by_column if i[0] != column)
-        column_only = frozenset().union(*(ids for _, ids in by_column))
+        others = tuple(i for i in by_column if i[0] != column)
+        column_only = frozenset().union(*(ids for _, ids in others))
+        learned = learned - (dict(by_column).get(column, frozenset()) - column_only)  # what lives in no other column
+        by_column = others
         # new ids, and ids of other columns the value was computed from: they now live here too
         only_here = value.learned - (learned - column_only)
         by_column = by_column + (((column, only_here),) if only_here else ())
         if value.time is not None and value.time.date and frame.time is None:
             dated, time = _union(dated, ((column, value.time),)), None
+    else:  # columns not known: what the value holds no longer lives only in named columns
+        by_column = tuple((c, ids - value.learned) for c, ids in by_column if ids - value.learned)
     return Data(
         rows=frame.rows,
         learned=learned | value.learned,
