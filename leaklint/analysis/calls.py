@@ -890,7 +890,7 @@ class CallsMixin:
             return self._optimize(est, args[0], node)
         if method in lib.FIT_METHODS:
             event, data, y_data = self.fit(est, method, args, kwargs, node)
-            fitted = replace(est, fits=frozenset({event.id}))
+            fitted = replace(est, fits=frozenset({event.id}), undoes=self._undone_by(est, data))
             self._last_fitted = fitted
             if lib.lib_key(est.qualname) in lib.SEARCH_CLASSES:
                 if not (est.one_setting or one_candidate(est.node)):  # a grid of one setting chooses nothing
@@ -901,7 +901,7 @@ class CallsMixin:
             if method in lib.RESAMPLE_METHODS:
                 outs = [Data(rows=a.rows, learned=a.learned | {event.id}, time=a.time) for a in map(as_data, args[:2])]
                 return Seq(tuple(outs))
-            return Data(rows=data.rows, learned=data.learned | {event.id}, time=data.time)
+            return Data(rows=data.rows, learned=(data.learned - fitted.undoes) | {event.id}, time=data.time)
         if method in lib.PREDICT_METHODS or method in lib.APPLY_METHODS or method in lib.SCORE_METHODS:
             data = as_data(args[0]) if args else as_data(kwargs.get("X", kwargs.get("x")))
             scores = frozenset()
@@ -916,7 +916,7 @@ class CallsMixin:
                 scores = frozenset({evaluation.id})
             if method in lib.SCORE_METHODS:
                 return Data(scores=scores)
-            learned = data.learned | est.fits
+            learned = (data.learned - est.undoes if method == "transform" else data.learned) | est.fits
             if method in lib.PREDICT_METHODS and any(r.side is not None for r in data.rows):
                 # Predictions on a side of a split are scored there (an Evaluation,
                 # which LL302 judges); they are not a fitted step applied to that side.
@@ -934,6 +934,20 @@ class CallsMixin:
         if method in lib.IMPORTANCE_ATTRIBUTES:  # CatBoost's get_feature_importance(), a Booster's feature_importance()
             return replace(data, learned=data.learned | est.fits | self._importances(est, method, node))
         return replace(data, learned=data.learned | est.fits)
+
+    def _undone_by(self, est: Estimator, data: Data) -> frozenset:
+        """The shift-and-scale steps in ``data`` that ``est``, a standardizer fitted on it,
+        undoes: (x*a + b) standardized by its own mean and deviation is x standardized."""
+        keeping = lib.STANDARDIZERS.get(lib.lib_key(est.qualname))
+        if keeping is None or est.steps or not isinstance(est.spec, CallSpec):
+            return frozenset()
+        if any(est.spec.kwarg(option, True) is not True for option in keeping):
+            return frozenset()
+        return frozenset(
+            i for i in data.learned
+            if self.facts.learns[i].kind in ("fit", "call") and not self.facts.learns[i].steps
+            and lib.lib_key(self.facts.learns[i].qualname) in lib.SHIFT_AND_SCALE
+        )
 
     def _run_objective(self, objective, node) -> Data:
         """One trial of a tuning objective, run with an unknown trial: the rows its models

@@ -111,6 +111,18 @@ FUNCTION_FORMS = {
     "maxabs_scale": "MaxAbsScaler", "quantile_transform": "QuantileTransformer", "power_transform": "PowerTransformer",
 }
 FUNCTION_ONLY_KEYWORDS = frozenset(("X", "axis", "copy"))
+# Each column shifted and scaled by a positive factor: what another such step learned
+# before it changes its column's location and scale, nothing else.
+SHIFT_AND_SCALE = keys(*(f"sklearn.preprocessing.{n}" for n in (
+    "StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler", "scale", "minmax_scale", "maxabs_scale",
+    "robust_scale")))
+# Each column standardized by its own location and scale, learned by the fit: a shift and a
+# scaling of the column learned earlier come out the same. The options that would keep them.
+STANDARDIZERS = {
+    lib_key("sklearn.preprocessing.StandardScaler"): ("with_mean", "with_std"),
+    lib_key("sklearn.preprocessing.MinMaxScaler"): (),
+    lib_key("sklearn.preprocessing.RobustScaler"): ("with_centering", "with_scaling"),
+}
 # Univariate scores of each feature against the label, used to pick columns by hand.
 for _name in ("f_classif", "f_regression", "chi2", "mutual_info_classif", "mutual_info_regression", "r_regression"):
     LEARNING_FUNCTIONS[lib_key("sklearn.feature_selection." + _name)] = "selection"
