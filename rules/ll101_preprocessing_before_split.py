@@ -5,6 +5,12 @@ vectorizer, a clustering or embedding whose output becomes a feature) that is fi
 rows which are later split or cross-validated; also a decomposition by hand
 (`np.linalg.svd(X)`, whose basis then projects the rows).
 
+A scaler that only shifts and scales each column (StandardScaler, MinMaxScaler,
+MaxAbsScaler, RobustScaler) is not reported when its output is standardized again by a
+StandardScaler, MinMaxScaler or RobustScaler fitted on the training rows before any
+model sees it: `a * x + b` standardized is `x` standardized, so nothing the held-out rows
+taught the first scaler is left.
+
 Severity: warning. The step learns no labels: fitted on all rows, it only lets the
 held-out rows nudge a mean, a spread or a fill value, which rarely moves a score
 (`leaklint audit` measures no gap for the rule's example on noise, accuracy 0.52
