@@ -34,3 +34,33 @@ def test_equality_with_a_literal_is_a_class_or_the_competition_rows_not_a_fold()
 def test_unnamed_subgroups_and_filters_into_their_own_name_are_not_splits():
     assert sides("south = df[df.region == region]\nrest = df[df.region != region]\n") == {}
     assert sides("df = df[df.price < 100]\ndf_test = df[df.price >= 100]\n") == {}
+
+
+def test_parts_below_and_above_two_cutoffs_with_a_gap_pair():
+    source = (
+        "end = pd.to_datetime('2024-03-31')\nstart = pd.to_datetime('2024-04-01')\n"
+        "df_train = df[df['Date'] <= end]\ndf_test = df[df['Date'] >= start]\n"
+    )
+    assert sides(source) == {
+        "df[df['Date'] <= end]": ("df['Date'] <= end / >= start", "train"),
+        "df[df['Date'] >= start]": ("df['Date'] <= end / >= start", "test"),
+    }
+
+
+def test_parts_whose_cutoffs_overlap_or_are_not_known_do_not_pair():
+    assert sides("train = df[df.year <= 2018]\ntest = df[df.year >= 2015]\n") == {}  # 2015-2018 in both
+    assert sides("train = df[df.year <= 2018]\ntest = df[df.year > 2018]\nold = df[df.year < 2000]\n") == {
+        "df[df.year <= 2018]": ("df.year <= 2018 / >", "train"),
+        "df[df.year > 2018]": ("df.year <= 2018 / >", "test"),
+    }
+    assert sides("def f(a, b):\n    train = df[df.t <= a]\n    test = df[df.t >= b]\n") == {}
+
+
+def test_a_selection_by_a_named_mask_of_the_same_cutoff_is_that_side():
+    source = (
+        "train_mask = df['Date'] <= pd.to_datetime('2024-03-31')\n"
+        "df['x'] = df['x'].fillna(df.loc[train_mask, 'x'].mean())\n"
+        "end = '2024-03-31'\nstart = '2024-04-01'\n"
+        "df_train = df[df['Date'] <= end]\ndf_test = df[df['Date'] >= start]\n"
+    )
+    assert sides(source)["df.loc[train_mask, 'x']"] == ("df['Date'] <= end / >= start", "train")

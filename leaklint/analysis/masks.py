@@ -94,6 +94,7 @@ def pair_masks(tree: ast.AST) -> dict:
             continue  # df[df.label == 3] / != 3: a class or a table's own rows, not a fold
         groups.setdefault((ast.unparse(left), ast.unparse(compared)), {}).setdefault(op, []).append(node)
     sides = {}
+    _pair_bounds(groups, names, masks, sides)
     for (left, right), by_op in groups.items():
         for op, nodes in by_op.items():
             others = by_op.get(_COMPLEMENT[op])
@@ -110,7 +111,86 @@ def pair_masks(tree: ast.AST) -> dict:
                 sides[id(node)] = (text, _part(names[id(node)]))
             for node in others:
                 sides[id(node)] = (text, _part(names[id(node)]))
+    _same_conditions(tree, masks, sides)
     return sides
+
+
+def _same_conditions(tree: ast.AST, masks: dict, sides: dict) -> None:
+    """Other selections by the condition of a paired side (``df.loc[train_mask, cols]``
+    with ``train_mask = df.date <= "2024-03-31"``, the cutoff of ``train = df[df.date <=
+    end]``): the same rows, that side of the same split."""
+    known = {}
+    for node in ast.walk(tree):
+        if id(node) in sides:
+            key = _condition_key(node, masks)
+            if key is not None:
+                known.setdefault(key, set()).add(sides[id(node)])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and id(node) not in sides:
+            key = _condition_key(node, masks)
+            if key is not None and len(known.get(key, ())) == 1:
+                sides[id(node)] = next(iter(known[key]))
+
+
+def _condition_key(node: ast.Subscript, masks: dict):
+    """(frame, column, operator, cutoff) of a selection by a comparison, the cutoff as its
+    constant when one is known."""
+    condition = _condition(node, masks)
+    if condition is None:
+        return None
+    left, op, compared = condition
+    value = _bound_value(compared, masks)
+    return ast.unparse(_frame(node)), ast.unparse(left), op, value if value is not None else ast.unparse(compared)
+
+
+_LOWER, _UPPER = (ast.Lt, ast.LtE), (ast.Gt, ast.GtE)
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE_CALLS = frozenset({"to_datetime", "Timestamp", "datetime64"})
+
+
+def _bound_value(node, masks: dict, depth: int = 0):
+    """The constant a cutoff is: a number, an ISO date (``"2024-03-31"``,
+    ``pd.to_datetime("2024-03-31")``), also through a name bound once to one; else None."""
+    if isinstance(node, ast.Name) and node.id in masks and depth < 3:
+        return _bound_value(masks[node.id], masks, depth + 1)
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        node = node.args[0] if name in _DATE_CALLS else None
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return ("date", node.value) if _DATE.fullmatch(node.value) else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return ("number", node.value)
+    return None
+
+
+def _pair_bounds(groups: dict, names: dict, masks: dict, sides: dict) -> None:
+    """``train = df[df.date <= end]`` / ``test = df[df.date >= start]`` with ``start`` after
+    ``end`` (two constants, or names bound once to them): the sides of one split with a
+    gap between them, when each is the only part below or above a bound of that column."""
+    by_left: dict = {}
+    for (left, _right), by_op in groups.items():
+        for op, nodes in by_op.items():
+            if op in _LOWER + _UPPER:
+                by_left.setdefault(left, {}).setdefault(op in _LOWER, []).extend((op, n) for n in nodes)
+    for left, parts in by_left.items():
+        lower, upper = parts.get(True, []), parts.get(False, [])
+        if len(lower) != 1 or len(upper) != 1:
+            continue
+        (low_op, low), (high_op, high) = lower[0], upper[0]
+        said = {_part(names[id(low)]), _part(names[id(high)])}
+        low_bound, high_bound = _condition(low, masks)[2], _condition(high, masks)[2]
+        if ast.unparse(low_bound) == ast.unparse(high_bound):
+            continue  # one bound: complementary conditions pair below, or not at all
+        below, above = _bound_value(low_bound, masks), _bound_value(high_bound, masks)
+        if said != {"train", "test"} or below is None or above is None or below[0] != above[0]:
+            continue
+        if not (below[1] < above[1] or below[1] == above[1] and (low_op is ast.Lt or high_op is ast.Gt)):
+            continue
+        text = f"{left} {_SYMBOL[low_op]} {ast.unparse(low_bound)} / {_SYMBOL[high_op]} {ast.unparse(high_bound)}"
+        for node in (low, high):
+            sides[id(node)] = (text, _part(names[id(node)]))
 
 
 def _part(name: str):
