@@ -10,7 +10,9 @@ the two parts are as often subgroups studied apart (``df[df.region == "South"]``
 ``!=``), and a part split again later would hide the steps fitted on it before. This
 pre-scan pairs them before the interpretation, as the positional pre-scan pairs slices. An equality with a literal
 (``df[df.interest_level == 3]``) picks a class or the competition's test rows of a
-stacked table; only one with a variable (a fold number) is paired.
+stacked table; only one with a variable (a fold number) is paired. Two cutoffs known
+as constants pair when the parts they bound do not overlap (``<= end`` / ``>= start``),
+and any other selection by a paired condition is that side (``df.loc[train_mask]``).
 """
 from __future__ import annotations
 
