@@ -57,6 +57,13 @@ print(model.score(X_test, y_test))
 The fit moves after the `train_test_split`, on the training side of the rows it used
 (`model.fit(X, y)` becomes `model.fit(X_train, y_train)`). Unsafe: the model learns
 from fewer rows, and later code that used it as a final model now gets this one.
+A model scored on the very rows it was fitted on (a scikit-learn, XGBoost, LightGBM or
+CatBoost model) is scored out of fold instead: every such score of it is rewritten,
+`model.predict(X)` into `cross_val_predict(model, X, y, cv=5)` (`method=` for
+`predict_proba`, `decision_function`) and `model.score(X, y)` into
+`cross_val_score(model, X, y, cv=5).mean()`, with the rows and labels of its fit. Unsafe:
+the fitted model is unchanged, but the numbers now come from five copies fitted without
+the rows they predict. No fix when the rows or labels change between the fit and a score.
 
 ## Known limitations
 The evaluation must use the fitted object (`score`, `predict`, `predict_proba`,
@@ -198,6 +205,11 @@ def _resubstitution(ctx, reported) -> list:
                 "a training-set score measures memory, not performance on new data"
             )
             related = ((event.span, f"{short(event.qualname)} is fitted on {event.data} here"),)
-            hits.append(Hit(evaluation.span, message, related, evaluated_procedure(facts, event, evaluation, None)))
+            basis = {"learn": fit_id}
+            if what.startswith("the rows it was fitted on"):  # every such score of it: a fix rewrites them all
+                basis["resubstituted"] = tuple(
+                    ev.id for ev in facts.evaluations
+                    if ev.scored and fit_id in ev.fits and ev.rows == event.rows and ev.data == event.data)
+            hits.append(Hit(evaluation.span, message, related, evaluated_procedure(facts, event, evaluation, None), basis))
             scored.add(fit_id)  # its first such score stands for the others
     return hits

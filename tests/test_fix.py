@@ -1386,3 +1386,41 @@ def test_a_step_fitted_on_a_generator_is_not_moved_into_a_pipeline(tmp_path):
     _fixed_and_runs(GENERATED_TEXTS.format(texts="list(lines(40))"),
                     "cross_val_score(make_pipeline(vectorizer, LogisticRegression()), texts, labels, cv=5)",
                     tmp_path, "")
+
+
+RESUBSTITUTED = (
+    "import numpy as np\nimport pandas as pd\nfrom sklearn.ensemble import RandomForestClassifier\n"
+    "from sklearn.metrics import accuracy_score\n\n"
+    "rng = np.random.default_rng(0)\nX = pd.DataFrame(rng.normal(size=(120, 4)), columns=list('abcd'))\n"
+    "y = pd.Series(rng.integers(0, 2, size=120))\n"
+    "model = RandomForestClassifier(n_estimators=30, random_state=0)\nmodel.fit(X, y)\n"
+    "{scores}"
+)
+
+
+def test_a_model_scored_on_its_own_training_rows_is_scored_out_of_fold(tmp_path):
+    source = RESUBSTITUTED.format(scores=(
+        "pred = model.predict(X)\nprint('accuracy', accuracy_score(y, pred))\n"
+        "print('score', model.score(X, y))\nprint('auc input', model.predict_proba(X)[:, 1].mean())\n"))
+    fix = _only_fix("a.py", source.encode())
+    assert fix.applicability == "unsafe"
+    fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert "pred = cross_val_predict(model, X, y, cv=5)\n" in fixed
+    assert "cross_val_score(model, X, y, cv=5).mean()" in fixed
+    assert "from sklearn.model_selection import cross_val_predict, cross_val_score" in fixed
+    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
+    script = tmp_path / "a.py"
+    script.write_text(fixed, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    accuracy = float(proc.stdout.split()[1])
+    assert accuracy < 0.75  # labels are noise: out of fold, no longer the forest's memory of them
+
+
+@pytest.mark.parametrize("scores", [
+    "X = X * 2\nprint(accuracy_score(y, model.predict(X)))\n",  # the rows changed after the fit
+    "print(accuracy_score(y, model.predict(X, check_input=True)))\n",  # an option the rewrite would drop
+])
+def test_no_out_of_fold_fix_when_the_scored_rows_are_not_the_fitted_ones_as_written(scores):
+    findings = [f for f in lint("a.py", RESUBSTITUTED.format(scores=scores).encode()).findings if f.code == "LL302"]
+    assert findings and all(f.fix is None for f in findings)

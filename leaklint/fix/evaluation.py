@@ -149,6 +149,8 @@ def _built_alike(other: str, name: str, twin, call, t: Tree) -> bool:
 
 # ------------------------------------------------------------ LL302: a model fitted before the split
 def fit_after_split_fix(hit, facts, t: Tree) -> Fix:
+    if "resubstituted" in hit.basis:
+        return _out_of_fold_fix(hit, facts, t)
     event = facts.learns[fact(hit, "learn")]
     split = facts.splits[fact(hit, "split")]
     if event.site is not None or event.kind != "fit":
@@ -181,6 +183,66 @@ def fit_after_split_fix(hit, facts, t: Tree) -> Fix:
     moved = t.spliced(fit_stmt, swaps)
     ops = (t.op("delete", fit_stmt), t.op("insert", stmt, moved))
     return Fix(UNSAFE, "Fit the model on the training side, after the split (it now learns from fewer rows)", ops)
+
+
+# Packages whose models follow scikit-learn's estimator API (clone, fit, predict).
+SKLEARN_API = frozenset({"sklearn", "xgboost", "lightgbm", "catboost", "imblearn"})
+OUT_OF_FOLD = {"predict": "", "predict_proba": ', method="predict_proba"',
+               "decision_function": ', method="decision_function"'}
+
+
+def _out_of_fold_fix(hit, facts, t: Tree) -> Fix:
+    """A model scored on the rows it was fitted on: each of those scores is computed from
+    out-of-fold predictions instead (``cross_val_predict(model, X, y, cv=5)`` for
+    ``model.predict(X)``, ``cross_val_score(model, X, y, cv=5).mean()`` for
+    ``model.score(X, y)``); the fitted model itself is left as it is."""
+    event = facts.learns[fact(hit, "learn")]
+    if event.site is not None or event.kind != "fit" or event.qualname.split(".")[0] not in SKLEARN_API:
+        raise NoFix
+    fit = t.call(event.span)
+    if call_name(fit) != "fit" or len(fit.args) != 2 or fit.keywords or not isinstance(fit.func, ast.Attribute):
+        raise NoFix
+    model = _fitted_name(fit, t)
+    X, y = (t.source(a) for a in fit.args)
+    ops, functions = [], set()
+    for evaluation in (ev for ev in facts.evaluations if ev.id in hit.basis["resubstituted"]):
+        call = t.call(evaluation.span)
+        method = call_name(call)
+        if not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+                and call.func.value.id == model and not call.keywords and call.lineno > fit.end_lineno
+                and t.scope_of(call) is t.scope_of(fit)):
+            raise NoFix
+        if any(t.written(name, fit.end_lineno - 1, call.lineno + 1) for name in t.names_in(fit) - {model}) \
+                or t.written(model, fit.end_lineno, call.lineno):
+            raise NoFix
+        if method == "score" and [t.source(a) for a in call.args] == [X, y]:
+            ops.append(t.replace(call, f"cross_val_score({model}, {X}, {y}, cv=5).mean()"))
+            functions.add("cross_val_score")
+        elif method in OUT_OF_FOLD and [t.source(a) for a in call.args] == [X]:
+            ops.append(t.replace(call, f"cross_val_predict({model}, {X}, {y}, cv=5{OUT_OF_FOLD[method]})"))
+            functions.add("cross_val_predict")
+        else:
+            raise NoFix
+    if not ops:
+        raise NoFix
+    for name in sorted(functions):
+        if t.bound(name) and t.imported_from(name) != SELECTION:
+            raise NoFix
+        if not t.bound(name):
+            ops.append(Op("import", code=f"{SELECTION}:{name}"))
+    return Fix(UNSAFE, "Score out-of-fold predictions (5-fold cross-validation) instead of the rows the model was "
+               "fitted on (the fitted model is unchanged)", tuple(ops))
+
+
+def _fitted_name(fit: ast.Call, t: Tree) -> str:
+    """The name the fitted model is read by: ``model`` of ``model.fit(X, y)`` or of
+    ``model = Model().fit(X, y)``."""
+    stmt = t.statement(fit)
+    if isinstance(fit.func.value, ast.Name) and isinstance(stmt, ast.Expr) and stmt.value is fit:
+        return fit.func.value.id
+    if isinstance(stmt, ast.Assign) and stmt.value is fit and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return stmt.targets[0].id
+    raise NoFix
 
 
 # ------------------------------------------------------------ LL304: the tuning score reported
