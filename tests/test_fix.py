@@ -1424,3 +1424,11 @@ def test_a_model_scored_on_its_own_training_rows_is_scored_out_of_fold(tmp_path)
 def test_no_out_of_fold_fix_when_the_scored_rows_are_not_the_fitted_ones_as_written(scores):
     findings = [f for f in lint("a.py", RESUBSTITUTED.format(scores=scores).encode()).findings if f.code == "LL302"]
     assert findings and all(f.fix is None for f in findings)
+
+
+def test_a_chained_fit_and_score_is_scored_out_of_fold_and_keeps_its_fit():
+    source = RESUBSTITUTED.format(scores="print(model.fit(X, y).score(X, y))\n").replace("model.fit(X, y)\nprint", "print")
+    fix = _only_fix("a.py", source.encode())
+    fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert "print(cross_val_score(model.fit(X, y), X, y, cv=5).mean())" in fixed
+    assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]

@@ -202,19 +202,22 @@ def _out_of_fold_fix(hit, facts, t: Tree) -> Fix:
     fit = t.call(event.span)
     if call_name(fit) != "fit" or len(fit.args) != 2 or fit.keywords or not isinstance(fit.func, ast.Attribute):
         raise NoFix
-    model = _fitted_name(fit, t)
     X, y = (t.source(a) for a in fit.args)
     ops, functions = [], set()
     for evaluation in (ev for ev in facts.evaluations if ev.id in hit.basis["resubstituted"]):
         call = t.call(evaluation.span)
         method = call_name(call)
-        if not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
-                and call.func.value.id == model and not call.keywords and call.lineno > fit.end_lineno
-                and t.scope_of(call) is t.scope_of(fit)):
+        if not isinstance(call.func, ast.Attribute) or call.keywords:
             raise NoFix
-        if any(t.written(name, fit.end_lineno - 1, call.lineno + 1) for name in t.names_in(fit) - {model}) \
-                or t.written(model, fit.end_lineno, call.lineno):
-            raise NoFix
+        if call.func.value is fit:  # model.fit(X, y).score(X, y): the fitted model is the fit's value
+            model = t.source(fit)
+        else:
+            model = _fitted_name(fit, t)
+            if not (isinstance(call.func.value, ast.Name) and call.func.value.id == model and call.lineno > fit.end_lineno
+                    and t.scope_of(call) is t.scope_of(fit)) or t.written(model, fit.end_lineno, call.lineno):
+                raise NoFix
+            if any(t.written(name, fit.end_lineno - 1, call.lineno + 1) for name in t.names_in(fit) - {model}):
+                raise NoFix
         if method == "score" and [t.source(a) for a in call.args] == [X, y]:
             ops.append(t.replace(call, f"cross_val_score({model}, {X}, {y}, cv=5).mean()"))
             functions.add("cross_val_score")
@@ -235,10 +238,10 @@ def _out_of_fold_fix(hit, facts, t: Tree) -> Fix:
 
 
 def _fitted_name(fit: ast.Call, t: Tree) -> str:
-    """The name the fitted model is read by: ``model`` of ``model.fit(X, y)`` or of
-    ``model = Model().fit(X, y)``."""
+    """The name the fitted model is read by: ``model`` of ``model.fit(X, y)`` (fitted in
+    place, whatever the statement does with the value) or of ``model = Model().fit(X, y)``."""
     stmt = t.statement(fit)
-    if isinstance(fit.func.value, ast.Name) and isinstance(stmt, ast.Expr) and stmt.value is fit:
+    if isinstance(fit.func.value, ast.Name):
         return fit.func.value.id
     if isinstance(stmt, ast.Assign) and stmt.value is fit and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
         return stmt.targets[0].id
