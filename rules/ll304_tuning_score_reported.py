@@ -58,7 +58,10 @@ which can take long. Optuna's `best_value` gets no fix.
 
 ## Known limitations
 When a line after the report could not be parsed (an unfinished homework template, a
-skipped cell), the honest score may be on it, and the rule is silent.
+skipped cell), the honest score may be on it, and the rule is silent. So it is when the
+search learns from names the file never binds that name a training part (`X_train` in a
+script cut from a longer procedure) and the file reads no held-out part: the code that
+scores the tuned model on the rest is elsewhere.
 `search.best_estimator_`, refitted or not, is the tuned model, also when it is kept on
 an object (`self.model`) that a branch may set to a default model instead. Any score of
 a model fitted after the search (or of any search's model) on rows disjoint
@@ -112,7 +115,7 @@ def check(ctx):
     for search_id, report in sorted(first.items()):
         event = facts.learns[search_id]
         if report.built in facts.nested or _scored_elsewhere(event, facts) or _test_set_aside(event, facts) \
-                or _test_saved_apart(event, facts):
+                or _test_saved_apart(event, facts) or _part_of_a_fragment(event, facts):
             continue
         if any(line > report.span.line for line in facts.unread_lines) and report.span.path is None:
             continue  # code after the report could not be read: it may score the model on held-out rows
@@ -157,6 +160,16 @@ def _test_saved_apart(search, facts) -> bool:
     which scores the tuned model (a tuning notebook beside a training script)."""
     roots = {r.root for r in search.rows}
     parts = facts.part_files
+    return bool(roots) and all(parts.get(root) == "train" for root in roots) and set(parts.values()) == {"train"}
+
+
+def _part_of_a_fragment(search, facts) -> bool:
+    """The search learns from names the file never binds and that name a training part
+    (``grid.fit(X_train, y_train)`` in a script cut from a longer procedure), and reads no
+    held-out part: the code that split the rows, and scores the tuned model on the rest,
+    is elsewhere."""
+    roots = {r.root for r in search.rows}
+    parts = facts.free_parts
     return bool(roots) and all(parts.get(root) == "train" for root in roots) and set(parts.values()) == {"train"}
 
 

@@ -236,6 +236,9 @@ class Facts:
     named_parts: dict = field(default_factory=dict)
     part_files: dict = field(default_factory=dict)  # root -> the split part its file's name says it is (X_train.csv)
     set_aside: set = field(default_factory=set)  # roots of named held-out parts bound only to ``_names``
+    # root -> the split part a name the file never binds says it is (``X_train`` of a
+    # fragment whose data another file or cell made)
+    free_parts: dict = field(default_factory=dict)
     side_names: Optional[dict] = field(default_factory=dict)  # Side -> names that held its rows (None: a skipped line may read any)
 
 

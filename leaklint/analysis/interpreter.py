@@ -24,9 +24,10 @@ from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .masks import pair_masks
-from .slices import pair_slices, row_slice, side_part
+from .slices import named_side, pair_slices, row_slice, side_part
 from .specs import Mapping, Opaque, literal_of, opaque_text
-from .syntax import const_str, counts_codes, entity_column, reads_files, span_of, statements, tuning_objective
+from .syntax import (bound_names, const_str, counts_codes, entity_column, reads_files, span_of, statements,
+                     tuning_objective)
 from .values import (
     UNKNOWN,
     Data,
@@ -66,6 +67,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self.time_functions = frozenset(lib.lib_key(q) for q in time_functions)
         self._ids = 0
         self._unknown_roots: dict = {}
+        self._binds: frozenset = frozenset()  # names the module binds somewhere
         self._stack: list = []
         self._inlined: set = set()
         self._budget = STATEMENT_BUDGET
@@ -100,6 +102,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         of the source was left out of ``tree``; ``unread_names``: the identifiers on the
         lines that were."""
         self.facts.unread_names = unread_names
+        self._binds = bound_names(tree)
         module = Scope()
         self._module = module
         if head_slices:
@@ -729,6 +732,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         key = (id(self._module), node.id)
         if key not in self._unknown_roots:
             self._unknown_roots[key] = Data(rows=self.fresh_rows())
+            part = named_side(node.id) if node.id not in self._binds and not self._modules_in else None
+            if part is not None:
+                self.facts.free_parts.update((r.root, part) for r in self._unknown_roots[key].rows)
         return self._unknown_roots[key]
 
     def ex_Attribute(self, node, scope):
@@ -771,6 +777,9 @@ class Interpreter(CallsMixin, RecordingMixin):
                 return replace(base, indexer=attr in ("iloc", "loc", "at", "iat"))
             if isinstance(node.value, ast.Attribute) and node.value.attr == "dt" and attr not in lib.DATE_KEEPING:
                 return replace(base, time=None, column=None, indexer=False)  # .dt.hour: a calendar field, not a date
+            if base.time is not None and base.time.date and attr in lib.CALENDAR_FIELDS:
+                # pd.DatetimeIndex(d).month, or a frame of parsed dates' column "day": numbers, not dates
+                return replace(select_columns(base, [attr]), time=None, column=None, indexer=False)
             if base.rows:
                 return replace(select_columns(base, [attr]), column=attr, indexer=False)
             return base

@@ -369,3 +369,25 @@ def saved_part(read) -> Optional[str]:
             if re.fullmatch(r"[xy]_?(train|tr|trn|test|te|val|valid|validation|holdout)(_\w*)?", stem.lower()):
                 return side_part(stem)
     return None
+
+
+def bound_names(tree: ast.AST) -> frozenset:
+    """Every name the code binds somewhere: assigned, deleted, imported, a function's,
+    a class's or a parameter's (``global``/``nonlocal`` names included)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            names.update(node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names.add(node.name)
+    return frozenset(names)
