@@ -67,7 +67,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         self.time_functions = frozenset(lib.lib_key(q) for q in time_functions)
         self._ids = 0
         self._unknown_roots: dict = {}
-        self._binds: frozenset = frozenset()  # names the module binds somewhere
+        self._tree: Optional[ast.Module] = None
+        self._binds: Optional[frozenset] = None  # names the module binds somewhere
         self._stack: list = []
         self._inlined: set = set()
         self._budget = STATEMENT_BUDGET
@@ -102,7 +103,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         of the source was left out of ``tree``; ``unread_names``: the identifiers on the
         lines that were."""
         self.facts.unread_names = unread_names
-        self._binds = bound_names(tree)
+        self._tree, self._binds = tree, None  # (the names it binds: read when a free name is met)
         module = Scope()
         self._module = module
         if head_slices:
@@ -732,8 +733,10 @@ class Interpreter(CallsMixin, RecordingMixin):
         key = (id(self._module), node.id)
         if key not in self._unknown_roots:
             self._unknown_roots[key] = Data(rows=self.fresh_rows())
-            part = named_side(node.id) if node.id not in self._binds and not self._modules_in else None
-            if part is not None:
+            part = named_side(node.id) if not self._modules_in else None
+            if part is not None and self._binds is None:
+                self._binds = bound_names(self._tree)
+            if part is not None and node.id not in self._binds:
                 self.facts.free_parts.update((r.root, part) for r in self._unknown_roots[key].rows)
         return self._unknown_roots[key]
 

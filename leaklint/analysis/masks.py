@@ -121,14 +121,17 @@ def _same_conditions(tree: ast.AST, masks: dict, sides: dict) -> None:
     """Other selections by the condition of a paired side (``df.loc[train_mask, cols]``
     with ``train_mask = df.date <= "2024-03-31"``, the cutoff of ``train = df[df.date <=
     end]``): the same rows, that side of the same split."""
+    if not sides:
+        return
+    subscripts = [node for node in ast.walk(tree) if isinstance(node, ast.Subscript)]
     known = {}
-    for node in ast.walk(tree):
+    for node in subscripts:
         if id(node) in sides:
             key = _condition_key(node, masks)
             if key is not None:
                 known.setdefault(key, set()).add(sides[id(node)])
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Subscript) and id(node) not in sides:
+    for node in subscripts:
+        if id(node) not in sides:
             key = _condition_key(node, masks)
             if key is not None and len(known.get(key, ())) == 1:
                 sides[id(node)] = next(iter(known[key]))
