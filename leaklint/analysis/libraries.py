@@ -314,7 +314,6 @@ REPORT_METHODS = frozenset(
         "add_scalar", "writerow", "set_postfix", "log_dict",
     )
 )
-# ``.dt`` attributes that are still dates (``.dt.date``); the others are calendar fields.
 # Fields of dates (``pd.DatetimeIndex(df.valid).month``): numbers of the calendar, not dates.
 CALENDAR_FIELDS = frozenset((
     "year", "month", "day", "hour", "minute", "second", "microsecond", "nanosecond", "dayofweek", "day_of_week",
@@ -322,6 +321,7 @@ CALENDAR_FIELDS = frozenset((
     "is_month_start", "is_month_end", "is_quarter_start", "is_quarter_end", "is_year_start", "is_year_end",
     "is_leap_year",
 ))
+# ``.dt`` attributes that are still dates (``.dt.date``); the others are calendar fields.
 DATE_KEEPING = frozenset(("date", "normalize", "tz", "freq", "to_period", "floor", "ceil", "round", "tz_localize", "tz_convert"))
 # Group methods that give each row a value of its own group (not one row per group).
 PER_ROW_GROUP_METHODS = frozenset(
