@@ -107,10 +107,11 @@ cross-validation of that same training side is reported only when no model is sc
 the held-out side (or on parts cut from it): then the cross-validated score is the
 result; otherwise it only tuned, and the outer test set stays clean. Vocabulary-only
 encoders (OneHotEncoder, OrdinalEncoder, LabelEncoder), stateless transformers
-(Normalizer, PolynomialFeatures) and random projections (which read only the number of
-columns) are not in the catalog. A clustering fitted on all rows whose assignment becomes the labels (customer segments a
-classifier then learns to reproduce), and the steps that fed it, define the task: they
-are not reported through those labels. A `train_test_split(X, y)` whose held-out labels
+(Normalizer, PolynomialFeatures, `SimpleImputer(strategy="constant")`) and random
+projections (which read only the number of columns) are not reported. A clustering
+fitted on all rows whose assignment becomes the labels (customer segments a classifier
+then learns to reproduce), and the steps that fed it, define the task: they are not
+reported through those labels. A `train_test_split(X, y)` whose held-out labels
 no code reads, and on whose held-out rows nothing is scored (they are only predicted, for
 a submission or a printout), evaluates nothing and is not reported; in a script this
 holds only when no module-level name still holds those labels at the end.
@@ -175,7 +176,7 @@ def check(ctx):
     def matches(event):
         if event.unknown:
             return event.kind == "fit" and event.method == "fit_transform" and not event.has_labels
-        return event.kind in ("fit", "call") and (
+        return event.kind in ("fit", "call") and not _learns_nothing(event) and (
             event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
         )
 
@@ -200,3 +201,10 @@ def check(ctx):
         )
 
     return learned_before_split(ctx, matches, explain, resplit=True)
+
+
+def _learns_nothing(event) -> bool:
+    """``SimpleImputer(strategy="constant")`` fills the value the code gives: it learns
+    nothing from the rows it is fitted on."""
+    spec = event.procedure.get("step")
+    return event.qualname.endswith(".SimpleImputer") and hasattr(spec, "kwarg") and spec.kwarg("strategy") == "constant"
