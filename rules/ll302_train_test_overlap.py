@@ -186,7 +186,7 @@ def _resubstitution(ctx, reported) -> list:
                 if held_out and evaluation.label != "held-out" and not (
                         evaluation.compared_with & held_out or _split_ignored(event, facts)):
                     continue
-                what = f"the rows it was fitted on ({event.data}, {ctx.where(event.span)})"
+                what, own_rows = f"the rows it was fitted on ({event.data}, {ctx.where(event.span)})", True
                 if not held_out:
                     what += ", and no model in this file is scored on rows it did not learn from"
             elif any(r.side is not None for r in event.rows) and all(
@@ -198,6 +198,7 @@ def _resubstitution(ctx, reported) -> list:
                 if evaluation.label == "train":
                     continue  # the code calls it a training score: a diagnostic
                 what = f"all rows, including the training rows it was fitted on ({event.data}, {ctx.where(event.span)})"
+                own_rows = False
             else:
                 continue
             message = (
@@ -206,7 +207,7 @@ def _resubstitution(ctx, reported) -> list:
             )
             related = ((event.span, f"{short(event.qualname)} is fitted on {event.data} here"),)
             basis = {"learn": fit_id}
-            if what.startswith("the rows it was fitted on"):  # every such score of it: a fix rewrites them all
+            if own_rows:  # every such score of it: a fix rewrites them all
                 basis["resubstituted"] = tuple(
                     ev.id for ev in facts.evaluations
                     if ev.scored and fit_id in ev.fits and ev.rows == event.rows and ev.data == event.data)

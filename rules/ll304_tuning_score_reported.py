@@ -158,9 +158,7 @@ def _test_saved_apart(search, facts) -> bool:
     """The search learns from a file saved as the training part of a split (``X_train.csv``)
     and the file reads no other part: the held-out part was saved for code elsewhere,
     which scores the tuned model (a tuning notebook beside a training script)."""
-    roots = {r.root for r in search.rows}
-    parts = facts.part_files
-    return bool(roots) and all(parts.get(root) == "train" for root in roots) and set(parts.values()) == {"train"}
+    return _only_training_parts(search, facts.part_files)
 
 
 def _part_of_a_fragment(search, facts) -> bool:
@@ -168,8 +166,13 @@ def _part_of_a_fragment(search, facts) -> bool:
     (``grid.fit(X_train, y_train)`` in a script cut from a longer procedure), and reads no
     held-out part: the code that split the rows, and scores the tuned model on the rest,
     is elsewhere."""
+    return _only_training_parts(search, facts.free_parts)
+
+
+def _only_training_parts(search, parts: dict) -> bool:
+    """The search's rows are all training parts in ``parts`` (root -> the part a name says
+    it is), and ``parts`` holds no other part."""
     roots = {r.root for r in search.rows}
-    parts = facts.free_parts
     return bool(roots) and all(parts.get(root) == "train" for root in roots) and set(parts.values()) == {"train"}
 
 
