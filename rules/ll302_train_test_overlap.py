@@ -16,7 +16,8 @@ includes the training rows). These are reported at the score. A training score s
 next to the same model's held-out score, beside a cross-validation of its rows, or
 printed as a training or in-sample score is a diagnostic and stays silent, as is an
 in-sample score beside other models' held-out scores; predictions never compared with
-labels (a submission file) are not a score.
+labels (a submission file) are not a score, and neither are residuals (`y - pred`) that
+are only plotted: they become one when summed up (`np.mean((y - pred) ** 2)`).
 
 Severity: error. The rows scored were also learned: on noise, a forest fitted on all
 rows scores 1.00 on the held-out rows against 0.49 when fitted on the training rows

@@ -333,6 +333,8 @@ class CallsMixin:
             self._report(args, node, "printed")
         if isinstance(func, ast.Name) and func.id == "set" and args:
             return replace(as_data(args[0]), distinct=True)
+        if isinstance(func, ast.Name) and func.id in ("sum", "max", "min"):
+            self._mark_scored(merge_data(args).residuals)  # sum((y - pred) ** 2): a score by hand
         if isinstance(func, ast.Name) and func.id in lib.CHOOSING_BUILTINS:
             self._choice(args + list(kwargs.values()), node, keyed=keyword_node(node, "key") is not None)
         if isinstance(func, ast.Name) and func.id in ("dict", "list") and not node.args and not node.keywords:
@@ -540,6 +542,8 @@ class CallsMixin:
         args, kwargs = self._arguments(node, scope)
         self._note_handed(args, kwargs, node)
         root, name = key
+        if root in ("numpy", "statistics", "math") and name in lib.SUMMARIES | {"fsum", "fmean"}:
+            self._mark_scored(merge_data(args).residuals)  # np.mean((y - pred) ** 2): a score by hand
         if key in lib.SPLIT_FUNCTIONS:
             return self._train_test_split(qualname, node, args, kwargs)
         if key in lib.PROGRESS_BARS and args:
@@ -1003,6 +1007,8 @@ class CallsMixin:
         return replace(data, learned=data.learned - undone, by_column=by_column)
 
     def _data_method_inner(self, data: Data, method, args, kwargs, node, scope) -> Value:
+        if method in lib.SUMMARIES:
+            self._mark_scored(data.residuals)  # ((y - pred) ** 2).mean(): a score by hand
         if method == "format" and data.texts:
             self._note_score_label([data] + args + list(kwargs.values()))
         if method == "split" and data.made_by is not None and args and as_data(args[0]).rows:

@@ -979,8 +979,10 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not isinstance(node.op, ARITHMETIC) or counts_codes(node):
             left, right = self._drop_stats(as_data(left)), self._drop_stats(as_data(right))
         self._compare_scores(as_data(left).scores, as_data(right).scores)
-        if isinstance(node.op, ast.Sub):
-            self._against_labels([left, right])  # y_test - pred: an error by hand
+        if isinstance(node.op, ast.Sub):  # y_test - pred: errors by hand, a score once summed up
+            errors = _set_against_labels([left, right])
+            if errors:
+                return replace(self.derive([left, right], node), residuals=errors)
         if isinstance(node.op, ast.Add):
             if left.__class__ is Seq and right.__class__ is Seq and not left.keys and not right.keys:
                 return Seq(left.items + right.items)  # audio_cols + ["genre"]: the columns of both lists
@@ -994,11 +996,9 @@ class Interpreter(CallsMixin, RecordingMixin):
         return self.derive([left, right], node)
 
     def _against_labels(self, values) -> None:
-        """Predictions set against labels (``pred == y_test``, ``y_test - pred``): the model
-        that made them was scored."""
-        data = [as_data(v) for v in values]
-        if any(d.scores for d in data) and any(d.rows and not d.scores for d in data):
-            self._mark_scored(frozenset().union(*(d.scores for d in data)))
+        """Predictions set against labels (``pred == y_test``): the model that made them was
+        scored."""
+        self._mark_scored(_set_against_labels(values))
 
     def _compare_scores(self, left: frozenset, right: frozenset) -> None:
         """``base - accuracy_score(...)``: two scores set against each other."""
@@ -1167,6 +1167,15 @@ def _definition(stmt) -> bool:
     return value is not None and all(
         isinstance(n, (ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Load)) for n in ast.walk(value)
     )
+
+
+def _set_against_labels(values) -> frozenset:
+    """The Evaluations whose predictions ``values`` set against labels (rows that are not
+    predictions)."""
+    data = [as_data(v) for v in values]
+    if any(d.scores for d in data) and any(d.rows and not d.scores for d in data):
+        return frozenset().union(*(d.scores for d in data))
+    return frozenset()
 
 
 def _listed_columns(slot, target) -> Optional[list]:

@@ -314,6 +314,10 @@ REPORT_METHODS = frozenset(
         "add_scalar", "writerow", "set_postfix", "log_dict",
     )
 )
+# Sums and averages (``np.mean((y - pred) ** 2)``, ``errors.abs().mean()``): what makes
+# errors by hand a score.
+SUMMARIES = frozenset(("mean", "sum", "median", "average", "std", "var", "max", "min", "nanmean", "nansum",
+                       "nanmedian", "norm", "describe", "count_nonzero", "all", "any"))
 # Fields of dates (``pd.DatetimeIndex(df.valid).month``): numbers of the calendar, not dates.
 CALENDAR_FIELDS = frozenset((
     "year", "month", "day", "hour", "minute", "second", "microsecond", "nanosecond", "dayofweek", "day_of_week",

@@ -244,6 +244,8 @@ class RecordingMixin:
 
     def _mark_scored(self, scores) -> None:
         """Predictions compared with labels (a metric, ``pred == y``): the model was scored."""
+        if not scores:
+            return
         for evaluation in self.facts.evaluations:
             if evaluation.id in scores:
                 evaluation.scored = True

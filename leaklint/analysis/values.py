@@ -71,6 +71,9 @@ class Data(Value):
     distinct: bool = False  # one row per value (``unique()``, ``drop_duplicates()``): ids, not rows of entities
     tuning: frozenset = frozenset()  # ids of the searches whose best cross-validated score this is
     tuned: frozenset = frozenset()  # ids of the searches whose chosen settings this is (best_params)
+    # Evaluations whose predictions were taken from labels (``y - pred``) and not yet
+    # summed up: residuals to plot are not a score, their mean square is
+    residuals: frozenset = frozenset()
     # columns chosen by names the analysis cannot read (``df[predictors]``): which of the
     # frame's columns it holds is a guess (all of them are assumed)
     unsure: bool = False
@@ -234,6 +237,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             distinct=a.distinct and b.distinct,
             tuning=a.tuning | b.tuning,
             tuned=a.tuned | b.tuned,
+            residuals=a.residuals | b.residuals,
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
@@ -277,6 +281,7 @@ def as_data(value: Optional[Value]) -> Data:
 def merge_data(values, drop_learned=frozenset()) -> Data:
     """Data derived from several inputs: union of rows and learned events."""
     rows, learned, scores, time, dated, tuning, tuned = frozenset(), frozenset(), frozenset(), None, (), frozenset(), frozenset()
+    residuals = frozenset()
     elements, distinct, counter = [], [], False
     for value in values:
         data = as_data(value)
@@ -288,13 +293,14 @@ def merge_data(values, drop_learned=frozenset()) -> Data:
         counter = counter or data.counter
         tuning |= data.tuning
         tuned |= data.tuned
+        residuals |= data.residuals
         if data.rows:
             elements.append(data.element)
             distinct.append(data.distinct)
     return Data(
         rows=rows, learned=learned - drop_learned, time=time, scores=scores, dated=dated,
         element=bool(elements) and all(elements), counter=counter,
-        distinct=bool(distinct) and all(distinct), tuning=tuning, tuned=tuned,
+        distinct=bool(distinct) and all(distinct), tuning=tuning, tuned=tuned, residuals=residuals,
     )
 
 
