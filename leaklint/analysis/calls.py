@@ -542,7 +542,7 @@ class CallsMixin:
         args, kwargs = self._arguments(node, scope)
         self._note_handed(args, kwargs, node)
         root, name = key
-        if root in ("numpy", "statistics", "math") and name in lib.SUMMARIES | {"fsum", "fmean"}:
+        if root in ("numpy", "statistics", "math") and name in lib.SUMMARIES:
             self._mark_scored(merge_data(args).residuals)  # np.mean((y - pred) ** 2): a score by hand
         if key in lib.SPLIT_FUNCTIONS:
             return self._train_test_split(qualname, node, args, kwargs)

@@ -317,7 +317,7 @@ REPORT_METHODS = frozenset(
 # Sums and averages (``np.mean((y - pred) ** 2)``, ``errors.abs().mean()``): what makes
 # errors by hand a score.
 SUMMARIES = frozenset(("mean", "sum", "median", "average", "std", "var", "max", "min", "nanmean", "nansum",
-                       "nanmedian", "norm", "describe", "count_nonzero", "all", "any"))
+                       "nanmedian", "norm", "describe", "count_nonzero", "all", "any", "fsum", "fmean"))
 # Fields of dates (``pd.DatetimeIndex(df.valid).month``): numbers of the calendar, not dates.
 CALENDAR_FIELDS = frozenset((
     "year", "month", "day", "hour", "minute", "second", "microsecond", "nanosecond", "dayofweek", "day_of_week",
