@@ -833,6 +833,11 @@ def test_rows_drawn_early_know_which_columns_a_loop_over_listed_columns_writes(b
     ("churn = pd.concat([churn, pd.DataFrame({'d': churn['a'] * 2})], axis=1)\n", True),  # a column added
     ("churn = pd.concat([churn, pd.read_csv('more.csv')])\n", False),  # rows added
     ("churn = churn[churn['a'] > -3]\n", False),  # rows filtered
+    ("churn = churn.join(churn[['a']].add_suffix('_2'))\n", True),  # joined on the index
+    ("churn = pd.merge(churn, churn[['a']].add_suffix('_2'), left_index=True, right_index=True)\n", True),
+    ("churn = churn.merge(pd.read_csv('more.csv'), on='a')\n", False),  # merged on a column: rows may go
+    ("churn = churn.join(pd.read_csv('more.csv').set_index('a'), on='a')\n", False),
+    ("kept = churn[churn['a'] > 0].index\nchurn = churn.loc[kept]\n", False),  # row labels
 ])
 def test_rows_drawn_early_tell_written_cells_and_added_columns_from_changed_rows(between, fixed):
     source = STRATIFIED.format(between=between).replace("stratify=y, ", "")
@@ -869,6 +874,43 @@ def test_scores_by_hand_are_computed_on_the_training_rows_drawn_early(scores, tm
     script.write_text(fixed + "assert list(X_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_rows_drawn_early_know_the_index_of_a_statistic_per_column_holds_column_labels():
+    between = ("flat = churn[['a', 'c']].var()[churn[['a', 'c']].var() < 1e-6].index.tolist()\n"
+               "churn = churn.drop(columns=flat)\n")
+    source = STRATIFIED.format(between=between).replace("stratify=y, ", "")
+    fills = [f for f in lint("a.py", source.encode()).findings if f.code == "LL105" and "median" in f.message]
+    assert len(fills) == 1 and fills[0].fix is not None
+
+
+@pytest.mark.parametrize("imports, stack, fixed", [
+    ("from scipy import sparse\n", "sparse.hstack", True),
+    ("from scipy.sparse import hstack\n", "hstack", True),
+    ("import scipy.sparse as sp\n", "sp.hstack", True),
+    ("", "np.hstack", False),  # numpy's joins 1-d arrays end to end: rows
+])
+def test_rows_drawn_early_know_a_sparse_hstack_joins_columns(imports, stack, fixed, tmp_path):
+    source = (
+        "import numpy as np\n" + imports +
+        "from sklearn.feature_extraction.text import TfidfVectorizer\n"
+        "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import train_test_split\n\n"
+        "rng = np.random.default_rng(2)\n"
+        "texts = [' '.join(rng.choice(['spam', 'ham', 'eggs', 'tea'], size=5)) for _ in range(200)]\n"
+        "y = rng.integers(0, 2, size=200)\n"
+        "words = TfidfVectorizer().fit_transform(texts)\n"
+        "lengths = np.array([[len(t)] for t in texts], dtype=float)\n"
+        f"X = {stack}([words, lengths])\n"
+        "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, random_state=7)\n"
+        "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n"
+    )
+    fix = _only_fix("a.py", source.encode())
+    assert (fix is not None) is fixed
+    if fixed:
+        script = tmp_path / "a.py"
+        script.write_text(fixed_bytes("a.py", source.encode(), fix.ops).decode(), encoding="utf-8")
+        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
 
 
 def test_no_rows_are_drawn_early_from_a_table_the_split_does_not_take_its_rows_from():

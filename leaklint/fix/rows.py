@@ -57,7 +57,7 @@ class Draw:
         if index >= split_index:
             raise NoFix
         chain, self.sources = _lineage(call, items[index:split_index])
-        if any(_changes_rows(stmt) for stmt in chain):
+        if any(_changes_rows(stmt, t) for stmt in chain):
             raise NoFix
         options = {}
         for keyword in call.keywords:  # its options mean the same where the step learns
@@ -94,7 +94,7 @@ class Draw:
                 target = stmt.targets[0]
                 if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
                     return [e.id for e in target.elts[0::2]]
-            if _changes_rows(stmt):
+            if _changes_rows(stmt, self.t):
                 return None
         return None
 
@@ -220,31 +220,31 @@ def _written_names(stmt) -> tuple:
     return bound, edited
 
 
-def _changes_rows(stmt) -> bool:
+def _changes_rows(stmt, t: Tree) -> bool:
     """The statement (or one inside it) rebinds or edits a table through a call or selection
     that drops, adds or reorders rows: only the chain the result comes from counts, not the
     arguments (``df["k"].map(rows.groupby("k").mean())`` keeps df's rows)."""
     for node in ast.walk(stmt):
-        if isinstance(node, ast.Assign) and all(isinstance(t, ast.Subscript) for t in node.targets):
+        if isinstance(node, ast.Assign) and all(isinstance(target, ast.Subscript) for target in node.targets):
             continue  # cells written (``df.loc[mask, "c"] = ...``): the table keeps its rows
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
-            if _chain_changes_rows(node.value):
+            if _chain_changes_rows(node.value, t):
                 return True
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             inplace = any(k.arg == "inplace" for k in node.value.keywords)
-            if inplace and _chain_changes_rows(node.value):
+            if inplace and _chain_changes_rows(node.value, t):
                 return True
     return False
 
 
-def _chain_changes_rows(value) -> bool:
+def _chain_changes_rows(value, t: Tree) -> bool:
     node = value
     if _labels_of_columns(value):
         return False
     while True:
         if isinstance(node, ast.Call):
             name = call_name(node)
-            if name in ROW_CHANGES and not _side_by_side(node) or (name == "drop" and not drops_columns(node)):
+            if name in ROW_CHANGES and not _side_by_side(node, t) or (name == "drop" and not drops_columns(node)):
                 return True
             if name == "groupby" and not _broadcast(value):
                 return True
@@ -259,20 +259,53 @@ def _chain_changes_rows(value) -> bool:
             return False
 
 
+# Statistics of each column over the rows: the index of what they give holds column labels.
+COLUMN_STATISTICS = frozenset({
+    "var", "std", "mean", "median", "sum", "count", "nunique", "min", "max", "corr", "corrwith", "skew", "kurt",
+    "quantile",
+})
+
+
 def _labels_of_columns(value) -> bool:
-    """``df.columns.drop("id")``: the chain works on the column labels, not on rows."""
-    node = value
+    """The chain works on column labels, not on rows: ``df.columns.drop("id")``, or the index
+    of a statistic per column (``X.var()[X.var() < 1e-6].index``)."""
+    node, labels = value, False
     while isinstance(node, (ast.Call, ast.Attribute, ast.Subscript)):
         if isinstance(node, ast.Attribute) and node.attr in ("columns", "dtypes"):
             return True
+        if isinstance(node, ast.Attribute) and node.attr == "index":
+            labels = True
+        if isinstance(node, ast.Call):
+            if call_name(node) == "groupby":
+                return False
+            if labels and call_name(node) in COLUMN_STATISTICS and not any(k.arg == "axis" for k in node.keywords) \
+                    and not node.args:
+                return True
         node = node.func if isinstance(node, ast.Call) else node.value
     return False
 
 
-def _side_by_side(call) -> bool:
-    """``pd.concat([...], axis=1)``: tables joined column by column, on the same rows."""
-    axis = next((k.value for k in call.keywords if k.arg == "axis"), None)
-    return call_name(call) == "concat" and isinstance(axis, ast.Constant) and axis.value in (1, "columns")
+def _side_by_side(call, t: Tree) -> bool:
+    """Tables joined column by column on the same rows: ``pd.concat([...], axis=1)``, a
+    merge or join on the index, scipy's sparse ``hstack``."""
+    name = call_name(call)
+    keywords = {k.arg: k.value for k in call.keywords}
+    if name == "concat":
+        axis = keywords.get("axis")
+        return isinstance(axis, ast.Constant) and axis.value in (1, "columns")
+    if name == "merge":
+        return all(isinstance(keywords.get(k), ast.Constant) and keywords[k].value is True
+                   for k in ("left_index", "right_index")) and set(keywords) <= {"left_index", "right_index"}
+    if name == "join":
+        return not keywords and len(call.args) == 1
+    if name == "hstack":
+        func = call.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            owner = func.value.id
+            return t.module_of(owner) == "scipy.sparse" or (
+                owner == "sparse" and t.imported_from(owner) == "scipy")
+        return isinstance(func, ast.Name) and t.imported_from(func.id) == "scipy.sparse"
+    return False
 
 
 def _broadcast(value) -> bool:
