@@ -913,6 +913,43 @@ def test_rows_drawn_early_know_a_sparse_hstack_joins_columns(imports, stack, fix
         assert proc.returncode == 0, proc.stderr
 
 
+CUSTOM_SCALER = (
+    "import numpy as np\nimport pandas as pd\nfrom sklearn.base import BaseEstimator, TransformerMixin\n"
+    "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import train_test_split\n"
+    "from sklearn.preprocessing import StandardScaler\n\n"
+    "class ColumnScaler(BaseEstimator, TransformerMixin):\n"
+    "    def __init__(self, columns):\n        self.columns = columns\n        self.scaler = StandardScaler()\n\n"
+    "    def fit(self, X, y=None):\n        self.scaler.fit(X[self.columns])\n{returns}\n"
+    "    def transform(self, X):\n        out = X.copy()\n"
+    "        out[self.columns] = self.scaler.transform(X[self.columns])\n        return out\n\n"
+    "rng = np.random.default_rng(4)\nX = pd.DataFrame(rng.normal(size=(200, 3)), columns=['a', 'b', 'c'])\n"
+    "y = rng.integers(0, 2, size=200)\nscaler = ColumnScaler(['a', 'b'])\n{fit}"
+    "X_train, X_test, y_train, y_test = train_test_split(scaled, y, train_size=0.8, random_state=20)\n"
+    "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n"
+)
+
+
+@pytest.mark.parametrize("returns, fit, fixed", [
+    ("        return self\n", "scaler.fit(X)\nscaled = scaler.transform(X)\n", True),
+    ("        return self\n", "scaled = scaler.fit_transform(X)\n", True),
+    ("", "scaled = scaler.fit_transform(X)\n", False),  # fit(rows).transform(X) needs fit to give the object
+])
+def test_a_class_of_the_file_fitted_on_all_rows_learns_from_the_training_rows_drawn_early(
+        returns, fit, fixed, tmp_path):
+    source = CUSTOM_SCALER.format(returns=returns, fit=fit)
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL101"]
+    assert len(findings) == 1
+    assert (findings[0].fix is not None) is fixed
+    if fixed:
+        assert "ColumnScaler" in findings[0].fix.message
+        script = tmp_path / "a.py"
+        script.write_text(fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+                          + "assert list(X_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
+        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert not [f for f in lint("a.py", script.read_bytes()).findings if f.code == "LL101"]
+
+
 def test_no_rows_are_drawn_early_from_a_table_the_split_does_not_take_its_rows_from():
     source = STRATIFIED.format(between="").replace(
         "churn['b'] = churn['b'].fillna(churn['b'].median())\n",

@@ -7,7 +7,7 @@ import ast
 from ..analysis.libraries import PROGRESS_BARS, lib_key
 from ..analysis.values import Side
 from ..findings import Fix, Op
-from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, fact, inside,
+from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, constructor, fact, inside,
                      search_constructor, split_call)
 from .positions import fit_on_head
 from .rows import Draw
@@ -173,10 +173,34 @@ def step_fix(hit, facts, t: Tree) -> Fix:
     except NoFix:
         # later splits of the first split's training side are clean once the step learns
         # from that side only
-        if event.site is not None or split.kind != "split" or not all(
+        if (event.site is not None and _class_fit(event, t) is None) or split.kind != "split" or not all(
                 _within_training_side(s, split) or _same_draw(s, split, event, t) for s in splits[1:]):
             raise
         return _drawn_early(event, split, t)
+
+
+def _class_fit(event, t: Tree):
+    """The call ``obj.fit(X)`` (or ``obj.fit_transform(X)``) that handed the rows to a step
+    fitted inside a class this file defines, when ``obj = ThatClass(...)`` and the class has
+    the method: the call to fit on other rows. None for any other helper."""
+    call = t.calls.get((event.site.line, event.site.column, event.site.end_line, event.site.end_column))
+    if event.kind != "fit" or call is None or getattr(event.site, "path", None) is not None or not isinstance(call.func, ast.Attribute) \
+            or not isinstance(call.func.value, ast.Name) or call_name(call) not in ("fit", "fit_transform"):
+        return None
+    built = constructor(call.func.value.id, call, t)
+    classes = [n for n in t.names.get(call_name(built), ()) if isinstance(n, ast.ClassDef)] if built else []
+    if len(classes) != 1:
+        return None
+    methods = {n.name: n for n in classes[0].body if isinstance(n, ast.FunctionDef)}
+    fit = methods.get("fit")
+    if fit is None:
+        return None
+    if call_name(call) == "fit":
+        return call
+    # written as fit(rows).transform(X): fit must give the object back
+    returns_self = isinstance(fit.body[-1], ast.Return) and isinstance(fit.body[-1].value, ast.Name) \
+        and fit.body[-1].value.id == "self"
+    return call if "transform" in methods and returns_self else None
 
 
 def _same_draw(later, split, event, t: Tree) -> bool:
@@ -201,7 +225,7 @@ def _within_training_side(later, split) -> bool:
 
 def _drawn_early(event, split, t: Tree) -> Fix:
     """The step (or statistic) learns from the rows the split will train on, drawn here."""
-    call = t.call(event.span)
+    call = t.call(event.span) if event.site is None else _class_fit(event, t)
     if event.kind == "group-stat":
         return _group_statistic(call, split, t)
     if event.kind == "stat" and event.qualname in APPLIED_IN_ONE_CALL:
@@ -225,7 +249,8 @@ def _drawn_early(event, split, t: Tree) -> Fix:
     learned = ", ".join(t.spliced(a, {r: rows[r.id]}) for a, r in zip(call.args, roots))
     fitted = f"{t.source(call.func.value)}.fit({learned})"
     new = f"{fitted}.transform({t.source(call.args[0])})" if method == "fit_transform" else fitted
-    return draw.fix(ops + [t.replace(call, new)], event.qualname.rsplit(".", 1)[-1])
+    what = event.qualname if event.site is None else call_name(constructor(call.func.value.id, call, t))
+    return draw.fix(ops + [t.replace(call, new)], what.rsplit(".", 1)[-1])
 
 
 # Functions that compute column statistics and apply them in the same call: drawing the
