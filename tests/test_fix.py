@@ -913,6 +913,42 @@ def test_rows_drawn_early_know_a_sparse_hstack_joins_columns(imports, stack, fix
         assert proc.returncode == 0, proc.stderr
 
 
+SUPPORT = (
+    "import numpy as np\nimport pandas as pd\nfrom sklearn.feature_selection import SelectKBest, f_classif\n"
+    "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import cross_val_score\n\n"
+    "rng = np.random.default_rng(6)\nX = pd.DataFrame(rng.normal(size=(120, 40)), columns=[f'f{{i}}' for i in range(40)])\n"
+    "other = pd.DataFrame(rng.normal(size=(120, 40)), columns=[f'g{{i}}' for i in range(40)])\n"
+    "y = rng.integers(0, 2, size=120)\n"
+    "selector = SelectKBest(f_classif, k=5).fit(X, y)\n"
+    "print('kept:', list(X.columns[selector.get_support()]))\n"
+    "{kept}\n"
+    "print(cross_val_score(LogisticRegression(), X_kept, y, cv=5).mean())\n"
+)
+
+
+@pytest.mark.parametrize("kept, fixed", [
+    ("X_kept = X[X.columns[selector.get_support()]]", True),
+    ("names = X.columns\nX_kept = X[names[selector.get_support()]]", True),
+    ("X_kept = X.loc[:, selector.get_support()]", True),
+    ("X_kept = X[other.columns[selector.get_support()]]", False),  # another table's names
+    ("names = X.columns\nnames = names[::-1]\nX_kept = X[names[selector.get_support()]]", False),
+])
+def test_the_columns_a_selector_keeps_read_by_its_support_join_the_model_in_a_pipeline(kept, fixed, tmp_path):
+    source = SUPPORT.format(kept=kept)
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL102"]
+    assert len(findings) == 1
+    assert (findings[0].fix is not None) is fixed
+    if fixed:
+        out = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+        assert "cross_val_score(make_pipeline(selector, LogisticRegression()), X, y, cv=5)" in out
+        assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
+        script = tmp_path / "a.py"
+        script.write_text(out, encoding="utf-8")
+        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert float(proc.stdout.split()[-1]) < 0.7  # noise labels: the honest score is near chance
+
+
 CUSTOM_SCALER = (
     "import numpy as np\nimport pandas as pd\nfrom sklearn.base import BaseEstimator, TransformerMixin\n"
     "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import train_test_split\n"

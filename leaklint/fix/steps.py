@@ -58,15 +58,59 @@ def _later_transform(call, t: Tree) -> ast.Call:
     items, index = t.block(stmt)
     for later in items[index + 1:]:
         reads = [n for n in ast.walk(later) if isinstance(n, ast.Name) and n.id == name and not _learned_read(n, t)]
-        if not reads:
+        if not reads or all(_printed(n, t) for n in reads):
             continue
         value = getattr(later, "value", None)
-        if not (isinstance(later, ast.Assign) and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                and value.func.value is reads[0] and len(reads) == 1 and _transforms(value, call, t)):
+        if not (isinstance(later, ast.Assign) and len(reads) == 1 and (
+                isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.value is reads[0]
+                and _transforms(value, call, t) or _support_subset(value, reads[0], call, t))):
             raise NoFix
         t.steady(call.args[0], stmt.end_lineno, later.lineno)
         return value
     raise NoFix
+
+
+def _printed(name: ast.Name, t: Tree) -> bool:
+    """The fitted step read inside ``print(...)``: shown, not applied to rows."""
+    node = t.parent.get(name)
+    while node is not None and not isinstance(node, ast.stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+            return True
+        node = t.parent.get(node)
+    return False
+
+
+def _support_subset(value, selector: ast.Name, call, t: Tree) -> bool:
+    """``value`` is ``X[X.columns[sel.get_support()]]`` (the column names may be read into a
+    name first, unchanged since) or ``X.loc[:, sel.get_support()]``: the columns the selector
+    ``sel``, fitted on ``X`` by ``call``, keeps; what its transform gives, in a frame."""
+    support = t.parent.get(t.parent.get(selector))
+    if not (isinstance(support, ast.Call) and call_name(support) == "get_support" and not support.args
+            and not support.keywords and isinstance(value, ast.Subscript)):
+        return False
+    table, index = value.value, value.slice
+    if isinstance(table, ast.Attribute) and table.attr == "loc":
+        table = table.value
+        if not (isinstance(index, ast.Tuple) and len(index.elts) == 2 and index.elts[1] is support
+                and isinstance(index.elts[0], ast.Slice) and index.elts[0].lower is None
+                and index.elts[0].upper is None and index.elts[0].step is None):
+            return False
+    elif isinstance(index, ast.Subscript) and index.slice is support:
+        columns = index.value
+        if isinstance(columns, ast.Name):
+            stores = [n for n in t.names.get(columns.id, ()) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+                      and n.lineno < value.lineno]
+            bound = t.parent.get(stores[-1]) if stores else None
+            if not (isinstance(bound, ast.Assign) and bound.targets == [stores[-1]]):
+                return False
+            t.steady(columns, bound.end_lineno, value.lineno)
+            columns = bound.value
+        if not (isinstance(columns, ast.Attribute) and columns.attr == "columns"
+                and t.source(columns.value) == t.source(table)):
+            return False
+    else:
+        return False
+    return bool(call.args) and t.source(table) == t.source(call.args[0])
 
 
 def _learned_read(name: ast.Name, t: Tree) -> bool:
@@ -84,7 +128,10 @@ class Step:
         call, out, method = fitted_output(event, t)
         self.call = call
         self.recv = call.func.value
-        if out is not call and out.func.value is not call:
+        if isinstance(out, ast.Subscript):  # the columns it keeps: the name its support is read by
+            self.recv = next(n for n in ast.walk(out.slice) if isinstance(n, ast.Call)
+                             and call_name(n) == "get_support").func.value
+        elif out is not call and out.func.value is not call:
             self.recv = out.func.value  # fitted in a statement of its own: the name it is read by
         self.data = call.args[0]
         if t.generator(self.data):
@@ -159,6 +206,8 @@ def step_fix(hit, facts, t: Tree) -> Fix:
         if len(splits) == 1 and split.kind == "cv" and _handed_to(event, split, t):
             return _inline_pipeline(event, split, t)
         step = Step(event, t)
+        if isinstance(step.out, ast.Subscript) and not all(s.kind == "cv" for s in splits):
+            raise NoFix  # the kept columns in a frame: elsewhere the fit's array would take its place
         if len(splits) == 1 and split.kind == "slice":
             return fit_on_head(step, split, t)
         if all(s.kind == "cv" for s in splits):
