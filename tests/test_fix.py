@@ -754,6 +754,33 @@ def test_early_stopping_fix_in_a_helper_called_twice_edits_the_helper_when_it_sp
     assert not [f for f in lint("a.py", fixed.encode()).findings if f.code == "LL305"]
 
 
+@pytest.mark.parametrize("bound, fixed", [
+    ("", "train_test_split(X_train, y_train, test_size=0.2, random_state=42)"),
+    # bound twice in the module: which split the objective reads is not known
+    ("X_train, X_val, y_train, y_val = train_test_split(X, y, test_size=0.3, random_state=1)\n", None),
+])
+def test_early_stopping_fix_in_an_objective_reading_the_modules_split_draws_as_that_split(bound, fixed):
+    source = (
+        "import pandas as pd\nfrom lightgbm import LGBMRegressor, early_stopping\n"
+        "from sklearn.model_selection import train_test_split\n\n"
+        "df = pd.read_csv('a.csv')\nX, y = df.drop(columns='t'), df['t']\n"
+        "X_train, X_val, y_train, y_val = train_test_split(X, y, test_size=0.2, random_state=42)\n"
+        f"{bound}\n\n"
+        "def objective(leaves):\n    m = LGBMRegressor(n_estimators=1000, num_leaves=leaves)\n"
+        "    m.fit(X_train, y_train, eval_set=[(X_val, y_val)], callbacks=[early_stopping(50)])\n"
+        "    return m.score(X_val, y_val)\n\n\n"
+        "print(max(objective(n) for n in (15, 31, 63)))\n"
+    )
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
+    assert len(findings) == 1
+    if fixed is None:
+        assert findings[0].fix is None
+        return
+    out = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    assert fixed in out
+    assert not [f for f in lint("a.py", out.encode()).findings if f.code == "LL305"]
+
+
 @pytest.mark.parametrize("read, fixed", [
     # time-ordered rows, test rows read from another file: the latest part of the training rows
     ("pd.read_csv('{}.csv', parse_dates=['date'], index_col='date').sort_index()", "shuffle=False"),

@@ -415,14 +415,21 @@ def _sole_caller(node, t: Tree) -> ast.Call:
 
 def _binding(name: str, use, t: Tree):
     """The node that binds ``name`` for ``use``; for a parameter of a helper the file calls
-    once, the binding of the name handed to it at that call."""
+    once, the binding of the name handed to it at that call; for a module's name a helper
+    reads (an Optuna objective reading ``X_val``), its one binding in the module."""
     bound = t.binding(name, use)
     helper = t.scope_of(use)
     if bound is not None or not isinstance(helper, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return bound
-    params = [a.arg for a in helper.args.posonlyargs + helper.args.args]
+    params = [a.arg for a in helper.args.posonlyargs + helper.args.args + helper.args.kwonlyargs]
     if name not in params:
-        return None
+        if t.scope_of(helper) is not t.tree or any(
+                t.scope_of(n) is helper for n in t.names.get(name, ()) if not isinstance(n, ast.Name)
+                or not isinstance(n.ctx, ast.Load)):
+            return None  # a nested helper, or bound in the helper after this read
+        stores = [n for n in t.names.get(name, ()) if (not isinstance(n, ast.Name) or not isinstance(n.ctx, ast.Load))
+                  and t.scope_of(n) is t.tree]
+        return stores[0] if len(stores) == 1 else None
     call = _sole_caller(use, t)
     index = params.index(name)
     if any(isinstance(a, ast.Starred) for a in call.args):
@@ -595,7 +602,7 @@ def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
     back through assignments (``X_test_s = scaler.transform(X_test)``); NoFix when they
     were made some other way (read from another file), since a shuffled draw could then be
     the wrong one."""
-    last = t.binding(test_name, call)
+    last = _binding(test_name, call, t)
     if not isinstance(last, ast.Name) or depth > 4:
         raise NoFix
     owner = _owner(last, t)
