@@ -940,6 +940,48 @@ def test_rows_drawn_early_know_a_sparse_hstack_joins_columns(imports, stack, fix
         assert proc.returncode == 0, proc.stderr
 
 
+FUNCTION_FORM = (
+    "import numpy as np\nfrom sklearn import preprocessing\nfrom sklearn.linear_model import LogisticRegression\n"
+    "from sklearn.model_selection import cross_val_score, train_test_split\n\n"
+    "rng = np.random.default_rng(0)\nX = rng.normal(size=(200, 5))\ny = rng.integers(0, 2, size=200)\n"
+    "{steps}"
+)
+
+
+@pytest.mark.parametrize("steps, expected", [
+    ("X = preprocessing.scale(X, axis=0)\n"
+     "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, random_state=1)\n"
+     "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n",
+     "X_train = standard_scaler.fit_transform(X_train)"),
+    ("Xs = preprocessing.minmax_scale(X, feature_range=(0, 2))\n"
+     "print(cross_val_score(LogisticRegression(), Xs, y, cv=5).mean())\n",
+     "cross_val_score(make_pipeline(MinMaxScaler(feature_range=(0, 2)), LogisticRegression()), X, y, cv=5)"),
+    ("import pandas as pd\nXs = pd.DataFrame(preprocessing.robust_scale(X))\n"  # framed: drawn early
+     "X_train, X_test, y_train, y_test = train_test_split(Xs, y, test_size=0.25, random_state=1)\n"
+     "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n",
+     "Xs = pd.DataFrame(RobustScaler().fit(X_train_rows).transform(X))"),
+    ("opts = {'with_mean': True}\nX = preprocessing.scale(X, **opts)\n"  # settings not known
+     "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, random_state=1)\n"
+     "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))\n", None),
+])
+def test_a_scaling_function_is_fixed_as_the_estimator_it_stands_for(steps, expected, tmp_path):
+    source = FUNCTION_FORM.format(steps=steps)
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL101"]
+    assert len(findings) == 1
+    fix = findings[0].fix
+    if expected is None:
+        assert fix is None
+        return
+    out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert expected in out
+    assert "from sklearn.preprocessing import " in out
+    assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
+    script = tmp_path / "a.py"
+    script.write_text(out, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
 SUPPORT = (
     "import numpy as np\nimport pandas as pd\nfrom sklearn.feature_selection import SelectKBest, f_classif\n"
     "from sklearn.linear_model import LogisticRegression\nfrom sklearn.model_selection import cross_val_score\n\n"

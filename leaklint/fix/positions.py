@@ -22,8 +22,8 @@ _BUILTINS = frozenset(dir(builtins))
 
 def fit_on_head(step, split, t: Tree) -> Fix:
     """``step`` (a ``fitted_output`` Step) learns from the training slice of ``split``."""
-    if step.sampler:
-        raise NoFix  # a sampler's output has other rows than its input
+    if step.sampler or step.recv is None:
+        raise NoFix  # a sampler's output has other rows than its input; a function form has no step to fit
     sides = pair_slices(t.tree)
     slices = {_span(node): node for node in ast.walk(t.tree) if id(node) in sides}
     cut_at = slices.get((split.span.line, split.span.column, split.span.end_line, split.span.end_column))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.libraries import PROGRESS_BARS, lib_key
+from ..analysis.libraries import FUNCTION_FORMS, FUNCTION_ONLY_KEYWORDS, PROGRESS_BARS, lib_key
 from ..analysis.values import Side
 from ..findings import Fix, Op
 from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, constructor, fact, inside,
@@ -36,6 +36,37 @@ def fitted_output(event, t: Tree) -> tuple:
     if not isinstance(call.func, ast.Attribute) or len(call.args) not in (1, 2) or call.keywords:
         raise NoFix
     return call, out, method
+
+
+def function_form(event, t: Tree):
+    """(the constructor, the class name, the Ops importing it) of the estimator a function
+    of sklearn.preprocessing stands for, ``scale(X, with_mean=False)`` ->
+    ``StandardScaler(with_mean=False)``; None for any other call or shape."""
+    if event.site is not None or event.kind != "call":
+        return None
+    call = t.call(event.span)
+    name = call_name(call)
+    func = call.func
+    if isinstance(func, ast.Name):
+        module = t.imported_from(func.id)
+    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        owner = func.value.id
+        module = t.module_of(owner) or (
+            "sklearn.preprocessing" if owner == "preprocessing" and t.imported_from(owner) == "sklearn" else None)
+    else:
+        return None
+    if module != "sklearn.preprocessing" or name not in FUNCTION_FORMS or len(call.args) != 1 \
+            or isinstance(call.args[0], ast.Starred) or any(k.arg is None for k in call.keywords):
+        return None
+    axis = next((k.value for k in call.keywords if k.arg == "axis"), None)
+    if axis is not None and not (isinstance(axis, ast.Constant) and axis.value == 0):
+        return None  # each row scaled by its own values: no estimator does that
+    class_name = FUNCTION_FORMS[name]
+    if t.bound(class_name) and t.imported_from(class_name) != "sklearn.preprocessing":
+        return None
+    settings = ", ".join(f"{k.arg}={t.source(k.value)}" for k in call.keywords if k.arg not in FUNCTION_ONLY_KEYWORDS)
+    imports = () if t.bound(class_name) else (Op("import", code=f"sklearn.preprocessing:{class_name}"),)
+    return f"{class_name}({settings})", class_name, imports
 
 
 def _transforms(outer, call, t: Tree) -> bool:
@@ -125,9 +156,11 @@ class Step:
     """A leaking step as the code wrote it: ``out = recv.fit_transform(data[, label])``."""
 
     def __init__(self, event, t: Tree):
-        call, out, method = fitted_output(event, t)
+        form = function_form(event, t)
+        call, out, method = (t.call(event.span),) * 2 + ("fit_transform",) if form else fitted_output(event, t)
         self.call = call
-        self.recv = call.func.value
+        self.recv = None if form else call.func.value
+        self.imports = form[2] if form else ()  # Ops importing the class a function form stands for
         if isinstance(out, ast.Subscript):  # the columns it keeps: the name its support is read by
             self.recv = next(n for n in ast.walk(out.slice) if isinstance(n, ast.Call)
                              and call_name(n) == "get_support").func.value
@@ -150,7 +183,10 @@ class Step:
             self.outputs = [target.id]
         else:
             raise NoFix
-        if isinstance(self.recv, ast.Call):
+        if form:
+            self.inline = True
+            self.step, self.class_name = form[:2]
+        elif isinstance(self.recv, ast.Call):
             self.inline = True
             self.step = t.source(self.recv)
             self.class_name = call_name(self.recv)
@@ -286,6 +322,14 @@ def _drawn_early(event, split, t: Tree) -> Fix:
         draw = Draw(split, t.statement(call), t)
         ops, picked = draw.rows([root.id])
         return draw.fix(ops + [t.replace(root, picked[0])], f"the {event.qualname} of {event.data}")
+    form = function_form(event, t)
+    if form is not None:  # scale(X) -> StandardScaler().fit(rows).transform(X)
+        data = call.args[0]
+        root = _table(data, t)
+        draw = Draw(split, t.statement(call), t)
+        ops, picked = draw.rows([root.id])
+        new = f"{form[0]}.fit({t.spliced(data, {root: picked[0]})}).transform({t.source(data)})"
+        return draw.fix(ops + [t.replace(call, new), *form[2]], form[1])
     method = call_name(call)
     if (method not in ("fit", "fit_transform") or not isinstance(call.func, ast.Attribute) or call.keywords
             or not 1 <= len(call.args) <= 2):
@@ -457,7 +501,7 @@ def _into_pipeline(step: Step, splits: list, t: Tree, extra_ops=(), applicabilit
     step_read = not step.inline and t.loads(step.recv.id, step.stmt.end_lineno)
     if not used_later and not step_read:
         ops.append(t.op("delete", step.stmt))
-    ops += [*imported, *extra_ops]
+    ops += [*imported, *extra_ops, *step.imports]
     what = step.class_name
     return Fix(applicability, f"Fit {what} inside the cross-validation: put it and the model in one pipeline",
                tuple(ops))
@@ -572,7 +616,8 @@ def _into_folds(step: Step, splits: list, t: Tree) -> Fix:
         ops.append(t.op("before", loop.body[0], "\n".join(new)))
         skip = {id(a) for call in calls for a in call.args}
         ops += [t.replace(n, renamed[n.id]) for n in reads if n.id in renamed and id(n) not in skip]
-    return Fix(SAFE, f"Fit {step.class_name} in each fold, on the fold's training rows", tuple(ops) + tuple(imported))
+    return Fix(SAFE, f"Fit {step.class_name} in each fold, on the fold's training rows",
+               tuple(ops) + tuple(imported) + step.imports)
 
 
 def _transformed_between(step: Step, between: list, t: Tree) -> dict:
@@ -701,7 +746,7 @@ def _split_first(step: Step, split, t: Tree) -> Fix:
     elif not later:
         ops.append(t.op("delete", step.stmt))
     side = "training side (resampling it only)" if step.sampler else "training side, transform both sides"
-    return Fix(applicability, f"Split first, then fit {step.class_name} on the {side}", tuple(ops))
+    return Fix(applicability, f"Split first, then fit {step.class_name} on the {side}", tuple(ops) + step.imports)
 
 
 GROUP_STATISTICS = frozenset({"mean", "median", "sum", "std", "var", "min", "max", "count", "nunique"})
@@ -783,7 +828,7 @@ class _HandStep(Step):
 
     def __init__(self, stmt, data, target, step_code, class_name):
         self.stmt, self.data, self.label, self.outputs = stmt, data, None, [target]
-        self.inputs, self.sampler, self.inline, self.wrapper = [data], False, True, None
+        self.inputs, self.sampler, self.inline, self.wrapper, self.imports = [data], False, True, None, ()
         self.step, self.class_name, self.recv = step_code, class_name, None
 
 
