@@ -248,7 +248,8 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         if short.items == long.items[:len(short.items)] and any(isinstance(i, Estimator) for i in short.items):
             return long  # callbacks = [early_stopping(50)], appended to in one branch: its items, and maybe more
     for seq, other in ((a, b), (b, a)):
-        if isinstance(seq, Seq) and other == UNKNOWN:
+        if isinstance(seq, Seq) and (other == UNKNOWN or isinstance(other, Data) and not other.rows
+                                     and not other.learned and not other.scores):
             return seq  # best = None, then best = (train_idx, test_idx) in a loop: the pair, kept apart
         if isinstance(seq, Seq) and seq.keys and isinstance(other, Seq) and not other.items:
             return seq  # results = {}, then results[name] = ... in a loop: its entries, kept apart
