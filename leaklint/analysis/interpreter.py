@@ -1022,8 +1022,16 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def ex_BoolOp(self, node, scope):
         """``a or b``: one of the operands, as a branch would give (``load_npz() or load_csv()``
-        returning the same four parts keeps them apart)."""
-        return functools.reduce(join, [self.ev(v, scope) for v in node.values])
+        returning the same four parts keeps them apart); the one Python picks when the operands
+        before it are literals (``features or []`` with ``features`` None is ``[]``)."""
+        values = [with_literal(self.ev(v, scope), v) for v in node.values]
+        for value in values[:-1]:
+            literal = getattr(value, "literal", None)
+            if literal is None or isinstance(literal[0], Mapping):
+                return functools.reduce(join, values)
+            if bool(literal[0]) == isinstance(node.op, ast.Or):  # `or` stops at a true one, `and` at a false one
+                return value
+        return values[-1]
 
     def ex_UnaryOp(self, node, scope):
         return self.ev(node.operand, scope)
