@@ -312,10 +312,17 @@ class Interpreter(CallsMixin, RecordingMixin):
     def stmt_Return(self, stmt, scope):
         none = stmt.value is None or (isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
         # (``return None`` beside ``return X_tr, X_te``: the caller unpacks the parts, kept apart)
+        handed = not self._standalone and _names_only(stmt.value)
+        if handed:  # return X_train, X_test to a caller in this file: what the caller does with them counts
+            read = self.facts.read_sides, self.facts.read_label_sides
+            self.facts.read_sides, self.facts.read_label_sides = set(read[0]), set(read[1])
         value = self.ev(stmt.value, scope) if not none else None
+        if handed:
+            self.facts.read_sides, self.facts.read_label_sides = read
         if value is not None:
             self._report([value], stmt, "returned")
-            self._note_read(value)  # the caller reads what is returned
+            if not handed:
+                self._note_read(value)  # the caller (in another module, maybe) reads what is returned
         scope.returns = join(scope.returns, value) if value is not None else scope.returns
 
     def stmt_Global(self, stmt, scope):
@@ -1216,6 +1223,13 @@ _LITERAL_NODES = (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp)
 READS_ANY = frozenset({"exec", "eval", "globals", "locals", "vars"})  # a skipped line naming one may read any name
 
 HAND_TRAINED = frozenset({"torch", "jax", "flax", "paddle", "mxnet", "chainer"})  # models trained in loops the analysis does not follow
+
+
+def _names_only(node) -> bool:
+    """``x`` or ``a, b, c``: names handed on as they are, nothing computed from them."""
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return bool(node.elts) and all(isinstance(e, ast.Name) for e in node.elts)
+    return isinstance(node, ast.Name)
 
 
 def _trains_by_hand(tree: ast.Module) -> bool:
