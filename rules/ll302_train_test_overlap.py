@@ -176,9 +176,11 @@ def _resubstitution(ctx, reported) -> list:
             if fit_id in reported or fit_id in scored or not _model_fit(event, ctx) or not event.rows:
                 continue
             if evaluation.rows == event.rows and evaluation.data == event.data:
-                if fit_id in held_out_scored or (
-                        {r.root for r in event.rows} & cross_validated and evaluation.label != "held-out"):
+                roots = {r.root for r in event.rows}
+                if fit_id in held_out_scored or (roots & cross_validated and evaluation.label != "held-out"):
                     continue  # (a cross-validation beside it does not make a "validation" score of the training rows one)
+                if roots <= facts.early_roots and (cross_validated or held_out):
+                    continue  # rows named before the file makes them (a cell run early): maybe the rows scored honestly later
                 if evaluation.label == "train":
                     continue  # the code calls it a training score: a diagnostic
                 # beside other models' held-out scores, it is a report only when called a test

@@ -239,6 +239,7 @@ class Facts:
     # root -> the split part a name the file never binds says it is (``X_train`` of a
     # fragment whose data another file or cell made)
     free_parts: dict = field(default_factory=dict)
+    early_roots: set = field(default_factory=set)  # roots of names read before the file binds them
     side_names: Optional[dict] = field(default_factory=dict)  # Side -> names that held its rows (None: a skipped line may read any)
 
 

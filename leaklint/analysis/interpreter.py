@@ -740,11 +740,15 @@ class Interpreter(CallsMixin, RecordingMixin):
         key = (id(self._module), node.id)
         if key not in self._unknown_roots:
             self._unknown_roots[key] = Data(rows=self.fresh_rows())
-            part = named_side(node.id) if not self._modules_in else None
-            if part is not None and self._binds is None:
-                self._binds = bound_names(self._tree)
-            if part is not None and node.id not in self._binds:
-                self.facts.free_parts.update((r.root, part) for r in self._unknown_roots[key].rows)
+            roots = [r.root for r in self._unknown_roots[key].rows]
+            if not self._modules_in:
+                if self._binds is None:
+                    self._binds = bound_names(self._tree)
+                part = named_side(node.id)
+                if node.id in self._binds:  # a cell run before the one binding it (or a pasted one)
+                    self.facts.early_roots.update(roots)
+                elif part is not None:
+                    self.facts.free_parts.update((root, part) for root in roots)
         return self._unknown_roots[key]
 
     def ex_Attribute(self, node, scope):
