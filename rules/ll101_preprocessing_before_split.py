@@ -114,7 +114,8 @@ then learns to reproduce), and the steps that fed it, define the task: they are 
 reported through those labels. A `train_test_split(X, y)` whose held-out labels
 no code reads, and on whose held-out rows nothing is scored (they are only predicted, for
 a submission or a printout), evaluates nothing and is not reported; in a script this
-holds only when no module-level name still holds those labels at the end.
+holds only when no module-level name still holds those labels at the end. Parts a
+helper returns to its caller in the file count as read only where the caller reads them.
 
 ## References
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.

@@ -72,7 +72,9 @@ The evaluation must use the fitted object (`score`, `predict`, `predict_proba`,
 calls. A model saved and reloaded is not followed. Branches are joined, not followed
 path by path: a fallback that trains and scores on all rows (`if len(df) < 10: train =
 test = df`) beside a branch that splits them is read as two paths, each honest about
-itself, and is not reported.
+itself, and is not reported. A training score of rows named before the file makes them
+(a notebook cell run before the one that loads `X`) is not reported when the file also
+cross-validates or scores held-out rows: which rows those names held is not known.
 
 ## References
 - Kapoor and Narayanan, Leakage and the reproducibility crisis in ML-based science, 2023
