@@ -291,6 +291,7 @@ class RecordingMixin:
         ):
             return "early stopping (CatBoost's overfitting detector)"
         callbacks = kwargs.get("callbacks")
+        kept = []  # (a best checkpoint saved to a file counts only when no callback keeps the best in memory)
         for callback in callbacks.items if isinstance(callbacks, Seq) else (callbacks,):
             if not isinstance(callback, Estimator):
                 continue
@@ -300,7 +301,9 @@ class RecordingMixin:
             needed = lib.BEST_KEEPING_CALLBACKS.get(key)
             call = callback.node if isinstance(callback.node, ast.Call) else None
             if needed and truthy_const(keyword_node(call, needed)) is True:
-                return f"{key[1]}({needed}=True)"
+                kept.append(f"{key[1]}({needed}=True)")
+        if kept:
+            return min(kept, key=lambda how: "ModelCheckpoint" in how)
         if lib.lib_key(est.qualname)[0] == "catboost":
             keep = keyword_node(node, "use_best_model") or keyword_node(built, "use_best_model")
             unpacked = settings.get("use_best_model")
