@@ -754,6 +754,36 @@ def test_early_stopping_fix_in_a_helper_called_twice_edits_the_helper_when_it_sp
     assert not [f for f in lint("a.py", fixed.encode()).findings if f.code == "LL305"]
 
 
+@pytest.mark.parametrize("held, fixed", [
+    ("[Q1_test, Q2_test]", "Q1_fit, Q1_val, Q2_fit, Q2_val, y_fit, y_val = train_test_split(Q1_train, Q2_train, y_train, "
+                           "test_size=0.2, random_state=42)"),
+    ("[X_test[:, 0], X_test[:, 1]]", None),  # the held-out inputs are not named: no part to put in their place
+])
+def test_early_stopping_fix_of_a_model_of_several_inputs_draws_every_input_alike(held, fixed):
+    source = (
+        "import numpy as np\nfrom keras.callbacks import EarlyStopping\nfrom keras.layers import Dense, Input, concatenate\n"
+        "from keras.models import Model\nfrom sklearn.model_selection import train_test_split\n\n"
+        "X = np.random.rand(500, 2, 10)\ny = np.random.randint(0, 2, 500)\n"
+        "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.1, random_state=42)\n"
+        "Q1_train, Q2_train = X_train[:, 0], X_train[:, 1]\nQ1_test, Q2_test = X_test[:, 0], X_test[:, 1]\n"
+        "a, b = Input(shape=(10,)), Input(shape=(10,))\n"
+        "model = Model(inputs=[a, b], outputs=Dense(1, activation='sigmoid')(concatenate([a, b])))\n"
+        "model.compile(loss='binary_crossentropy', optimizer='adam', metrics=['accuracy'])\n"
+        "model.fit([Q1_train, Q2_train], y_train, epochs=20, callbacks=[EarlyStopping(patience=3, restore_best_weights=True)],\n"
+        f"          validation_data=({held}, y_test))\n"
+        "print(model.evaluate([Q1_test, Q2_test], y_test))\n"
+    )
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
+    assert len(findings) == 1
+    if fixed is None:
+        assert findings[0].fix is None
+        return
+    out = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    assert fixed in out
+    assert "validation_data=([Q1_val, Q2_val], y_val)" in out and "model.fit([Q1_fit, Q2_fit], y_fit," in out
+    assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
+
+
 @pytest.mark.parametrize("bound, fixed", [
     ("", "train_test_split(X_train, y_train, test_size=0.2, random_state=42)"),
     # bound twice in the module: which split the objective reads is not known

@@ -352,10 +352,12 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     if call_name(call) == "train":
         return _native_validation_fix(call, ordered, t)
     x_node, y_node = argument(call, 0, "X") or argument(call, 0, "x"), argument(call, 1, "y")
-    if call_name(call) != "fit" or not isinstance(x_node, ast.Name) or not isinstance(y_node, ast.Name):
-        raise NoFix
     watch = next((k for k in call.keywords if k.arg in ("eval_set", "validation_data")), None)
-    if watch is None:
+    if call_name(call) != "fit" or not isinstance(y_node, ast.Name) or watch is None:
+        raise NoFix
+    if isinstance(x_node, (ast.List, ast.Tuple)):
+        return _inputs_validation_fix(call, x_node, y_node, watch, ordered, t)
+    if not isinstance(x_node, ast.Name):
         raise NoFix
     x_train, y_train = x_node.id, y_node.id
     fit_stmt = t.statement(call)
@@ -373,6 +375,35 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
             if isinstance(n, ast.Name) and n.id in (x_train, y_train)]
     # the model's training score stays the score on the rows it trained on
     ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in training_scores]
+    return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
+               "(the model now trains on fewer rows)", tuple(ops))
+
+
+def _inputs_validation_fix(call, x_node, y_node, watch, ordered: bool, t: Tree) -> Fix:
+    """``model.fit([q1_train, q2_train], y_train, validation_data=([q1_test, q2_test], y_test))``:
+    a model of several inputs; one draw splits every input and the labels alike."""
+    inputs = [e.id for e in x_node.elts if isinstance(e, ast.Name)]
+    fit_stmt = t.statement(call)
+    watched, anchor = _watch_list(watch.value, fit_stmt, (*inputs, y_node.id), t)
+    held = watched.elts[0] if isinstance(watched, ast.Tuple) and len(watched.elts) == 2 else None
+    if not (inputs and len(inputs) == len(x_node.elts) and isinstance(held, (ast.List, ast.Tuple))
+            and len(held.elts) == len(inputs) and all(isinstance(e, ast.Name) for e in held.elts)
+            and isinstance(watched.elts[1], ast.Name) and t.alone(anchor)):
+        raise NoFix
+    try:
+        options = _draw_options(held.elts[0].id, call, t)
+    except NoFix:
+        if not ordered:
+            raise
+        options = "shuffle=False"
+    names = [*inputs, y_node.id]
+    parts = [(t.fresh(_stem(name) + "_fit"), t.fresh(_stem(name) + "_val")) for name in names]
+    func, imports = split_function(fit_stmt, t)
+    targets = ", ".join(f"{fit}, {val}" for fit, val in parts)
+    draw = f"{targets} = {func}({', '.join(names)}, test_size=0.2, {options})"
+    ops = [t.op("before", anchor, draw), *imports, t.replace(y_node, parts[-1][0]), t.replace(watched.elts[1], parts[-1][1])]
+    ops += [t.replace(node, fit) for node, (fit, _) in zip(x_node.elts, parts)]
+    ops += [t.replace(node, val) for node, (_, val) in zip(held.elts, parts)]
     return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
                "(the model now trains on fewer rows)", tuple(ops))
 
