@@ -56,8 +56,10 @@ print(model.score(X_test, y_test))
 
 ## Fix safety
 The fit moves after the `train_test_split`, on the training side of the rows it used
-(`model.fit(X, y)` becomes `model.fit(X_train, y_train)`). Unsafe: the model learns
-from fewer rows, and later code that used it as a final model now gets this one.
+(`model.fit(X, y)` becomes `model.fit(X_train, y_train)`); a fit already after the split
+gets the training parts in place of the rows split, and its `model.score(X, y)` too.
+Unsafe: the model learns from fewer rows, and later code that used it as a final model
+now gets this one.
 A model scored on the very rows it was fitted on (a scikit-learn, XGBoost, LightGBM or
 CatBoost model) is scored out of fold instead: every such score of it is rewritten,
 `model.predict(X)` into `cross_val_predict(model, X, y, cv=5)` (`method=` for

@@ -970,6 +970,41 @@ def test_rows_drawn_early_know_a_sparse_hstack_joins_columns(imports, stack, fix
         assert proc.returncode == 0, proc.stderr
 
 
+REFIT_ON_ALL = (
+    "import numpy as np\nfrom sklearn.model_selection import train_test_split\nfrom sklearn.preprocessing import StandardScaler\n"
+    "from sklearn.svm import SVC\n\n"
+    "rng = np.random.default_rng(8)\nX = rng.normal(size=(300, 8))\nY = rng.integers(0, 2, size=300)\n"
+    "X_train, X_test, y_train, y_test = train_test_split(X, Y, test_size=0.2, random_state=100)\n"
+    "{between}"
+    "model = SVC(kernel='rbf', gamma=2.0).fit(X, Y)\n"
+    "print('training accuracy:', model.score(X, Y))\n"
+    "print('test accuracy:', model.score(X_test, y_test))\n"
+)
+
+
+@pytest.mark.parametrize("between, fixed", [
+    ("", True),
+    ("scaler = StandardScaler()\nX_train = scaler.fit_transform(X_train)\nX_test = scaler.transform(X_test)\n", True),
+    ("X = X[:250]\n", False),  # other rows under the same name
+    ("X_train = X_train[:200]\n", False),  # the training part cut down: not the rows X held
+])
+def test_a_model_fitted_on_all_rows_after_the_split_learns_from_the_training_side(between, fixed, tmp_path):
+    source = REFIT_ON_ALL.format(between=between)
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL302"]
+    assert len(findings) == 1
+    assert (findings[0].fix is not None) is fixed
+    if not fixed:
+        return
+    out = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    assert ".fit(X_train, y_train)" in out and "model.score(X_train, y_train)" in out
+    assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
+    script = tmp_path / "a.py"
+    script.write_text(out, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert float(proc.stdout.split()[-1]) < 0.75  # noise labels: the test accuracy is now near chance
+
+
 FUNCTION_FORM = (
     "import numpy as np\nfrom sklearn import preprocessing\nfrom sklearn.linear_model import LogisticRegression\n"
     "from sklearn.model_selection import cross_val_score, train_test_split\n\n"

@@ -167,10 +167,12 @@ def fit_after_split_fix(hit, facts, t: Tree) -> Fix:
     else:
         raise NoFix
     stmt, split_node, targets = split_call(split, t)
+    sources = [t.source(a) for a in split_node.args]
+    if stmt.end_lineno < fit_stmt.lineno:  # fitted on the rows already split: on their training side
+        return _fit_on_training_side(call, model, stmt, sources, targets, t)
     items, index = t.block(fit_stmt)
     if t.block(stmt)[0] is not items or t.block(stmt)[1] <= index or not t.alone(fit_stmt):
         raise NoFix
-    sources = [t.source(a) for a in split_node.args]
     swaps = {}
     for arg in call.args:
         text = t.source(arg)
@@ -183,6 +185,51 @@ def fit_after_split_fix(hit, facts, t: Tree) -> Fix:
     moved = t.spliced(fit_stmt, swaps)
     ops = (t.op("delete", fit_stmt), t.op("insert", stmt, moved))
     return Fix(UNSAFE, "Fit the model on the training side, after the split (it now learns from fewer rows)", ops)
+
+
+def _fit_on_training_side(call, model: str, split_stmt, sources: list, targets: list, t: Tree) -> Fix:
+    """``model.fit(X, y)`` after ``X_train, X_test, y_train, y_test = train_test_split(X, y)``
+    with X and y unchanged since: the model learns from the training parts, and its later
+    ``model.score(X, y)`` (its training score) follows them."""
+    if t.scope_of(call) is not t.scope_of(split_stmt):
+        raise NoFix
+    parts = {}
+    for arg in call.args:
+        text = t.source(arg)
+        if text not in sources:
+            raise NoFix
+        part = targets[2 * sources.index(text)]
+        t.steady(arg, split_stmt.end_lineno, call.lineno)
+        if not _transformed_only(part, split_stmt.end_lineno, call.lineno, t):
+            raise NoFix  # the training part changed since (resampled, filtered): not the rows X held
+        parts[text] = part
+    ops = [t.replace(arg, parts[t.source(arg)]) for arg in call.args]
+    fit_stmt = t.statement(call)
+    rebound = min((n.lineno for n in t.names.get(model, ()) if getattr(n, "lineno", 0) > fit_stmt.end_lineno
+                   and not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))), default=None)
+    for node in t.loads(model, fit_stmt.end_lineno, rebound):
+        score = t.parent.get(t.parent.get(node))
+        if isinstance(score, ast.Call) and call_name(score) == "score" and score.func.value is node \
+                and [t.source(a) for a in score.args] == list(parts):
+            for arg in score.args:
+                t.steady(arg, fit_stmt.end_lineno, score.lineno)
+                ops.append(t.replace(arg, parts[t.source(arg)]))
+    return Fix(UNSAFE, "Fit the model on the training side of the split (it now learns from fewer rows)", tuple(ops))
+
+
+def _transformed_only(name: str, after: int, before: int, t: Tree) -> bool:
+    """Between the lines, ``name`` is bound again only by a step's transform of itself
+    (``X_train = scaler.fit_transform(X_train)``): the same rows, as the model should get them."""
+    for node in t.names.get(name, ()):
+        if not after < getattr(node, "lineno", 0) < before or (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+            continue
+        stmt = t.parent.get(node)
+        value = getattr(stmt, "value", None)
+        if not (isinstance(stmt, ast.Assign) and stmt.targets == [node] and isinstance(value, ast.Call)
+                and call_name(value) in ("transform", "fit_transform") and len(value.args) == 1
+                and isinstance(value.args[0], ast.Name) and value.args[0].id == name):
+            return False
+    return True
 
 
 # Packages whose models follow scikit-learn's estimator API (clone, fit, predict).
