@@ -599,6 +599,8 @@ class CallsMixin:
             native = _native_model(key, node, params, self._bound(scope))
             booster = replace(booster, predictor=native or booster.spec, predictor_span=span_of(node))
             watched = {k: v for k, v in kwargs.items() if k in lib.EVAL_KEYWORDS or k == "callbacks"}
+            if len(args) > 3:  # xgb.train(params, dtrain, rounds, evals) / lgb.train(..., valid_sets)
+                watched.setdefault("evals" if key[0] == "xgboost" else "valid_sets", args[3])
             set_node = node.args[1] if len(node.args) > 1 else keyword_node(node, "train_set") or keyword_node(node, "dtrain")
             event, _, _ = self.fit(booster, "train", [train_set, UNKNOWN], watched, node, x_node=set_node)
             return replace(booster, fits=frozenset({event.id}))
