@@ -522,10 +522,15 @@ def _native_validation_fix(call, ordered: bool, t: Tree) -> Fix:
     containers of a validation part of the training rows take the test container's place."""
     train_set = argument(call, 1, "train_set") or argument(call, 1, "dtrain")
     watch = next((k.value for k in call.keywords if k.arg in ("valid_sets", "evals")), None)
+    if watch is None and len(call.args) > 3:
+        watch = call.args[3]  # xgb.train(params, dtrain, rounds, watchlist)
     stmt = t.statement(call)
-    if not isinstance(train_set, ast.Name) or not isinstance(watch, (ast.List, ast.Tuple)) or not t.alone(stmt):
+    if not isinstance(train_set, ast.Name) or watch is None:
         raise NoFix
     train_ctor, x_node, y_node = _container(train_set, call, t)
+    watch, anchor = _watch_list(watch, stmt, (x_node.id, y_node.id), t)
+    if not isinstance(watch, (ast.List, ast.Tuple)) or not t.alone(anchor):
+        raise NoFix
     watched = [e.elts[0] if isinstance(e, ast.Tuple) and e.elts else e for e in watch.elts]
     held_out = []
     for node in watched:
@@ -549,7 +554,7 @@ def _native_validation_fix(call, ordered: bool, t: Tree) -> Fix:
     new = [draw,
            f"{fit_set} = {t.spliced(train_ctor, {x_node: x_fit, y_node: y_fit})}",
            f"{val_set} = {t.spliced(test_ctor, {x_test: x_val, y_test: y_val, **reference})}"]
-    ops = [t.op("before", stmt, "\n".join(new)), t.replace(train_set, fit_set), t.replace(test_node, val_set), *imports]
+    ops = [t.op("before", anchor, "\n".join(new)), t.replace(train_set, fit_set), t.replace(test_node, val_set), *imports]
     ops += [t.replace(n, fit_set) for n in watched if n.id == train_set.id]  # still the training rows
     return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
                "(the model now trains on fewer rows)", tuple(ops))
