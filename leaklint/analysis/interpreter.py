@@ -94,6 +94,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._standalone = False  # analysing a function no code of the file calls
         self._standalone_from = 0  # the last id given before that analysis began
         self._objective = 0  # inside a tuning objective (one trial of a study)
+        self._free_roots = {}  # name -> the rows a name read before any binding of it was given
 
     # ------------------------------------------------------------------ entry
     def run_module(self, tree: ast.Module, head_slices: bool = True, complete: bool = True,
@@ -110,6 +111,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             self._slices = pair_slices(tree)
         self._masks = pair_masks(tree)
         self.exec_block(tree.body, module)
+        # names read before the module binds them (a cell run before the one binding them)
+        self.facts.early_roots = {root for name, roots in self._free_roots.items() if name in module.env
+                                  for root in roots}
         for value in module.env.values():  # (another module may import these names)
             self.facts.kept_sides |= _split_sides(value)
             if isinstance(value, Data) and value.split_labels:
@@ -741,14 +745,13 @@ class Interpreter(CallsMixin, RecordingMixin):
         if key not in self._unknown_roots:
             self._unknown_roots[key] = Data(rows=self.fresh_rows())
             roots = [r.root for r in self._unknown_roots[key].rows]
+            part = named_side(node.id) if not self._modules_in else None
+            if part is not None and self._binds is None:
+                self._binds = bound_names(self._tree)
+            if part is not None and node.id not in self._binds:
+                self.facts.free_parts.update((root, part) for root in roots)
             if not self._modules_in:
-                if self._binds is None:
-                    self._binds = bound_names(self._tree)
-                part = named_side(node.id)
-                if node.id in self._binds:  # a cell run before the one binding it (or a pasted one)
-                    self.facts.early_roots.update(roots)
-                elif part is not None:
-                    self.facts.free_parts.update((root, part) for root in roots)
+                self._free_roots[node.id] = roots
         return self._unknown_roots[key]
 
     def ex_Attribute(self, node, scope):
