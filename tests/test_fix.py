@@ -754,6 +754,17 @@ def test_early_stopping_fix_in_a_helper_called_twice_edits_the_helper_when_it_sp
     assert not [f for f in lint("a.py", fixed.encode()).findings if f.code == "LL305"]
 
 
+@pytest.mark.parametrize("watch", ["valid_sets=[train_set, test_set]", "valid_sets=test_set"])
+def test_early_stopping_fix_of_lgb_train_takes_its_watched_sets_as_a_list_or_one_set(watch):
+    source = (FIXTURES_DIR / "ll305" / "leak_lgb_native_train_valid_sets_test.py").read_text(encoding="utf-8")
+    source = source.replace("valid_sets=[train_set, test_set]", watch)
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
+    assert len(findings) == 1 and findings[0].fix is not None
+    out = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    assert "test_set" not in out.split("lgb.train(")[1].split(")")[0]
+    assert not [f for f in lint("a.py", out.encode()).findings if f.code == "LL305"]
+
+
 @pytest.mark.parametrize("held, fixed", [
     ("[Q1_test, Q2_test]", "Q1_fit, Q1_val, Q2_fit, Q2_val, y_fit, y_val = train_test_split(Q1_train, Q2_train, y_train, "
                            "test_size=0.2, random_state=42)"),

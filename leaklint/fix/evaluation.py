@@ -528,10 +528,15 @@ def _native_validation_fix(call, ordered: bool, t: Tree) -> Fix:
     if not isinstance(train_set, ast.Name) or watch is None:
         raise NoFix
     train_ctor, x_node, y_node = _container(train_set, call, t)
-    watch, anchor = _watch_list(watch, stmt, (x_node.id, y_node.id), t)
-    if not isinstance(watch, (ast.List, ast.Tuple)) or not t.alone(anchor):
+    if isinstance(watch, ast.Name) and _is_container(watch, call, t):
+        watched, anchor = [watch], stmt  # valid_sets=dvalid: one set, not a list
+    else:
+        watch, anchor = _watch_list(watch, stmt, (x_node.id, y_node.id), t)
+        if not isinstance(watch, (ast.List, ast.Tuple)):
+            raise NoFix
+        watched = [e.elts[0] if isinstance(e, ast.Tuple) and e.elts else e for e in watch.elts]
+    if not t.alone(anchor):
         raise NoFix
-    watched = [e.elts[0] if isinstance(e, ast.Tuple) and e.elts else e for e in watch.elts]
     held_out = []
     for node in watched:
         if not isinstance(node, ast.Name):
@@ -558,6 +563,14 @@ def _native_validation_fix(call, ordered: bool, t: Tree) -> Fix:
     ops += [t.replace(n, fit_set) for n in watched if n.id == train_set.id]  # still the training rows
     return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
                "(the model now trains on fewer rows)", tuple(ops))
+
+
+def _is_container(name: ast.Name, use, t: Tree) -> bool:
+    try:
+        _container(name, use, t)
+    except NoFix:
+        return False
+    return True
 
 
 def _container(name: ast.Name, use, t: Tree) -> tuple:
