@@ -175,16 +175,22 @@ def fit_after_split_fix(hit, facts, t: Tree) -> Fix:
         raise NoFix
     swaps = {}
     for arg in call.args:
-        text = t.source(arg)
-        if text not in sources:
-            raise NoFix
-        swaps[arg] = targets[2 * sources.index(text)]
+        swaps[arg] = _training_part(arg, sources, targets, t)
         t.steady(arg, fit_stmt.end_lineno, stmt.lineno)
     if t.loads(model, fit_stmt.end_lineno, stmt.lineno) or t.written(model, fit_stmt.end_lineno, stmt.lineno):
         raise NoFix
     moved = t.spliced(fit_stmt, swaps)
     ops = (t.op("delete", fit_stmt), t.op("insert", stmt, moved))
     return Fix(UNSAFE, "Fit the model on the training side, after the split (it now learns from fewer rows)", ops)
+
+
+def _training_part(arg, sources: list, targets: list, t: Tree) -> str:
+    """The name the split binds to the training side of the rows ``arg`` reads (``X_train``
+    for ``X`` of ``train_test_split(X, y)``); NoFix when the split does not split them."""
+    text = t.source(arg)
+    if text not in sources:
+        raise NoFix
+    return targets[2 * sources.index(text)]
 
 
 def _fit_on_training_side(call, model: str, split_stmt, sources: list, targets: list, t: Tree) -> Fix:
@@ -195,14 +201,11 @@ def _fit_on_training_side(call, model: str, split_stmt, sources: list, targets: 
         raise NoFix
     parts = {}
     for arg in call.args:
-        text = t.source(arg)
-        if text not in sources:
-            raise NoFix
-        part = targets[2 * sources.index(text)]
+        part = _training_part(arg, sources, targets, t)
         t.steady(arg, split_stmt.end_lineno, call.lineno)
         if not _transformed_only(part, split_stmt.end_lineno, call.lineno, t):
             raise NoFix  # the training part changed since (resampled, filtered): not the rows X held
-        parts[text] = part
+        parts[t.source(arg)] = part
     ops = [t.replace(arg, parts[t.source(arg)]) for arg in call.args]
     fit_stmt = t.statement(call)
     rebound = min((n.lineno for n in t.names.get(model, ()) if getattr(n, "lineno", 0) > fit_stmt.end_lineno
