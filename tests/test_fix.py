@@ -525,6 +525,13 @@ def _only_fix(path: str, raw: bytes):
     return findings[0].fix
 
 
+def _fix_of(source: str, code: str):
+    """The fix of the one finding of ``code`` in the script ``source`` (None: no fix)."""
+    findings = [f for f in lint("a.py", source.encode()).findings if f.code == code]
+    assert len(findings) == 1, findings
+    return findings[0].fix
+
+
 def test_a_step_fitted_inside_the_cross_validation_call_joins_the_model_in_a_pipeline():
     path = FIXTURES_DIR / "ll101" / "leak_scaler_inline_in_cross_val_score.py"
     raw = path.read_bytes()
@@ -784,12 +791,11 @@ def test_early_stopping_fix_of_a_model_of_several_inputs_draws_every_input_alike
         f"          validation_data=({held}, y_test))\n"
         "print(model.evaluate([Q1_test, Q2_test], y_test))\n"
     )
-    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
-    assert len(findings) == 1
+    fix = _fix_of(source, "LL305")
     if fixed is None:
-        assert findings[0].fix is None
+        assert fix is None
         return
-    out = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
     assert fixed in out
     assert "validation_data=([Q1_val, Q2_val], y_val)" in out and "model.fit([Q1_fit, Q2_fit], y_fit," in out
     assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
@@ -812,12 +818,11 @@ def test_early_stopping_fix_in_an_objective_reading_the_modules_split_draws_as_t
         "    return m.score(X_val, y_val)\n\n\n"
         "print(max(objective(n) for n in (15, 31, 63)))\n"
     )
-    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
-    assert len(findings) == 1
+    fix = _fix_of(source, "LL305")
     if fixed is None:
-        assert findings[0].fix is None
+        assert fix is None
         return
-    out = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
     assert fixed in out
     assert not [f for f in lint("a.py", out.encode()).findings if f.code == "LL305"]
 
@@ -836,12 +841,11 @@ def test_early_stopping_fix_on_test_rows_from_another_file_draws_by_the_rows_ord
         "model = XGBRegressor(n_estimators=500, early_stopping_rounds=20)\n"
         "model.fit(X_train, y_train, eval_set=[(X_test, y_test)])\nprint(model.score(X_test, y_test))\n"
     )
-    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]
-    assert len(findings) == 1
+    fix = _fix_of(source, "LL305")
     if fixed is None:
-        assert findings[0].fix is None
+        assert fix is None
     else:
-        text = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+        text = fixed_bytes("a.py", source.encode(), fix.ops).decode()
         assert f"train_test_split(X_train, y_train, test_size=0.2, {fixed})\n" in text
 
 
@@ -1001,12 +1005,11 @@ REFIT_ON_ALL = (
 ])
 def test_a_model_fitted_on_all_rows_after_the_split_learns_from_the_training_side(between, fixed, tmp_path):
     source = REFIT_ON_ALL.format(between=between)
-    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL302"]
-    assert len(findings) == 1
-    assert (findings[0].fix is not None) is fixed
+    fix = _fix_of(source, "LL302")
+    assert (fix is not None) is fixed
     if not fixed:
         return
-    out = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+    out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
     assert ".fit(X_train, y_train)" in out and "model.score(X_train, y_train)" in out
     assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
     script = tmp_path / "a.py"
@@ -1042,9 +1045,7 @@ FUNCTION_FORM = (
 ])
 def test_a_scaling_function_is_fixed_as_the_estimator_it_stands_for(steps, expected, tmp_path):
     source = FUNCTION_FORM.format(steps=steps)
-    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL101"]
-    assert len(findings) == 1
-    fix = findings[0].fix
+    fix = _fix_of(source, "LL101")
     if expected is None:
         assert fix is None
         return
@@ -1080,11 +1081,10 @@ SUPPORT = (
 ])
 def test_the_columns_a_selector_keeps_read_by_its_support_join_the_model_in_a_pipeline(kept, fixed, tmp_path):
     source = SUPPORT.format(kept=kept)
-    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL102"]
-    assert len(findings) == 1
-    assert (findings[0].fix is not None) is fixed
+    fix = _fix_of(source, "LL102")
+    assert (fix is not None) is fixed
     if fixed:
-        out = fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+        out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
         assert "cross_val_score(make_pipeline(selector, LogisticRegression()), X, y, cv=5)" in out
         assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
         script = tmp_path / "a.py"
@@ -1118,13 +1118,12 @@ CUSTOM_SCALER = (
 def test_a_class_of_the_file_fitted_on_all_rows_learns_from_the_training_rows_drawn_early(
         returns, fit, fixed, tmp_path):
     source = CUSTOM_SCALER.format(returns=returns, fit=fit)
-    findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL101"]
-    assert len(findings) == 1
-    assert (findings[0].fix is not None) is fixed
+    fix = _fix_of(source, "LL101")
+    assert (fix is not None) is fixed
     if fixed:
-        assert "ColumnScaler" in findings[0].fix.message
+        assert "ColumnScaler" in fix.message
         script = tmp_path / "a.py"
-        script.write_text(fixed_bytes("a.py", source.encode(), findings[0].fix.ops).decode()
+        script.write_text(fixed_bytes("a.py", source.encode(), fix.ops).decode()
                           + "assert list(X_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
         proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, proc.stderr
