@@ -198,12 +198,9 @@ class Interpreter(CallsMixin, RecordingMixin):
     def _literal_binding(self, value, node, scope):
         """``n = 200`` / ``params = {"max_depth": 5}`` / ``params = dict(max_depth=5)``: the
         name holds that literal (read from its syntax) until it is bound again or changed."""
-        if (
-            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict"
-            and not node.args and scope.lookup("dict") is None
-            and all(k.arg is not None for k in node.keywords)
-        ):
-            node = ast.Dict(keys=[ast.Constant(k.arg) for k in node.keywords], values=[k.value for k in node.keywords])
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" \
+                and scope.lookup("dict") is not None:
+            return value  # the file's own dict()
         return with_literal(value, node)
 
     def _note_overwrites(self, stmt, value: Data) -> None:
@@ -811,11 +808,12 @@ class Interpreter(CallsMixin, RecordingMixin):
                 value = stmt.value
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == attr:
                 value = stmt.value
-        try:
-            ast.literal_eval(value)
-        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-            return UNKNOWN
-        return self.ev(value, scope)
+        if value is None or literal_of(value) is None:
+            try:
+                ast.literal_eval(value)
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                return UNKNOWN
+        return with_literal(self.ev(value, scope), value)  # (``fit_params = dict(...)``: unpacked later)
 
     def _importances(self, model: Estimator, attr: str, node) -> frozenset:
         """``model.feature_importances_`` of a model fitted with labels: features chosen by

@@ -283,6 +283,9 @@ class RecordingMixin:
         # its literal settings, Model(**params) included; a setting the code computes
         # (``"early_stopping_rounds": args.rounds``) counts as a keyword written so does
         written = est.spec.kwargs if isinstance(est.spec, CallSpec) else ()
+        unpacked = getattr(kwargs.get("**"), "literal", None)  # fit(..., **fit_params) of a literal dict
+        if unpacked is not None and isinstance(unpacked[0], Mapping):
+            written = tuple(written) + unpacked[0].items
         settings = {k: v for k, v in written if not isinstance(v, Opaque)}
         if any(k in ("early_stopping_rounds", "early_stopping_round") and (isinstance(v, Opaque) or v) for k, v in written):
             return "early stopping"

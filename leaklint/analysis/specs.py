@@ -106,7 +106,11 @@ def to_spec(node: ast.AST, resolve: Callable[[ast.AST], Optional[str]], bound: O
 
 def literal_of(node: ast.AST) -> Optional[tuple]:
     """``(value,)`` when ``node`` is literal syntax (a constant, a signed number, a list or
-    tuple of literals, a dict display with string keys and literal values), else None."""
+    tuple of literals, a dict display with string keys and literal values, or ``dict(k=v)``
+    of literal values), else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args \
+            and node.keywords and all(k.arg is not None for k in node.keywords):
+        node = ast.Dict(keys=[ast.Constant(k.arg) for k in node.keywords], values=[k.value for k in node.keywords])
     if isinstance(node, ast.Dict):
         if any(not (isinstance(k, ast.Constant) and isinstance(k.value, str)) for k in node.keys):
             return None  # (a None key is a ``**other`` inside the display)
