@@ -2,11 +2,12 @@
 Flags a fit whose stopping point or kept checkpoint is chosen on the rows that are then
 scored: xgboost / lightgbm / catboost with `eval_set=[(X_test, y_test)]` and early
 stopping (`early_stopping_rounds`, `lgb.early_stopping`, CatBoost's `use_best_model` or
-its overfitting detector `od_type` / `od_wait`, also when set in a `**params` dict, with
-a literal or a value the code computes such as `args.early_stopping_rounds`),
-the native `xgb.train(..., evals=...)` / `lgb.train(..., valid_sets=...)` with early
-stopping, and Keras `validation_data=(X_test, y_test)` with
-`EarlyStopping(restore_best_weights=True)` or `ModelCheckpoint(save_best_only=True)`,
+its overfitting detector `od_type` / `od_wait`, also when set in a `**params` dict of
+the model or of its fit, with a literal or a value the code computes such as
+`args.early_stopping_rounds`), the native `xgb.train(..., evals=...)` /
+`lgb.train(..., valid_sets=...)` (or their fourth argument) with early stopping, and
+Keras `validation_data=(X_test, y_test)` with `EarlyStopping(restore_best_weights=True)`
+(whatever callback comes before it) or `ModelCheckpoint(save_best_only=True)`,
 when the same model is later scored on those rows. The finding is at the fit; the score
 is a related location.
 
