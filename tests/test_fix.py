@@ -532,6 +532,18 @@ def _fix_of(source: str, code: str):
     return findings[0].fix
 
 
+def _fixed_text(source: str, code: str, expected):
+    """The script as the fix of its one ``code`` finding leaves it, holding ``expected``;
+    None, after checking there is no fix, when ``expected`` is None."""
+    fix = _fix_of(source, code)
+    assert (fix is None) is (expected is None)
+    if fix is None:
+        return None
+    out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert expected in out
+    return out
+
+
 def test_a_step_fitted_inside_the_cross_validation_call_joins_the_model_in_a_pipeline():
     path = FIXTURES_DIR / "ll101" / "leak_scaler_inline_in_cross_val_score.py"
     raw = path.read_bytes()
@@ -791,12 +803,9 @@ def test_early_stopping_fix_of_a_model_of_several_inputs_draws_every_input_alike
         f"          validation_data=({held}, y_test))\n"
         "print(model.evaluate([Q1_test, Q2_test], y_test))\n"
     )
-    fix = _fix_of(source, "LL305")
-    if fixed is None:
-        assert fix is None
+    out = _fixed_text(source, "LL305", fixed)
+    if out is None:
         return
-    out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
-    assert fixed in out
     assert "validation_data=([Q1_val, Q2_val], y_val)" in out and "model.fit([Q1_fit, Q2_fit], y_fit," in out
     assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
 
@@ -818,12 +827,9 @@ def test_early_stopping_fix_in_an_objective_reading_the_modules_split_draws_as_t
         "    return m.score(X_val, y_val)\n\n\n"
         "print(max(objective(n) for n in (15, 31, 63)))\n"
     )
-    fix = _fix_of(source, "LL305")
-    if fixed is None:
-        assert fix is None
+    out = _fixed_text(source, "LL305", fixed)
+    if out is None:
         return
-    out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
-    assert fixed in out
     assert not [f for f in lint("a.py", out.encode()).findings if f.code == "LL305"]
 
 
