@@ -417,7 +417,7 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     if len(pairs) != 1 or not t.alone(anchor):
         raise NoFix
     training_scores = _training_scores(call, x_train, y_train, fit_stmt, t)
-    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_train, y_train, pairs[0].elts[0].id, call, t,
+    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part([x_train, y_train], pairs[0].elts[0].id, call, t,
                                                                       ordered)
     ops = [t.op("before", anchor, draw), t.replace(x_node, x_fit), t.replace(y_node, y_fit),
            t.replace(pairs[0].elts[0], x_val), t.replace(pairs[0].elts[1], y_val), *imports]
@@ -440,20 +440,10 @@ def _inputs_validation_fix(call, x_node, y_node, watch, ordered: bool, t: Tree) 
             and len(held.elts) == len(inputs) and all(isinstance(e, ast.Name) for e in held.elts)
             and isinstance(watched.elts[1], ast.Name) and t.alone(anchor)):
         raise NoFix
-    try:
-        options = _draw_options(held.elts[0].id, call, t)
-    except NoFix:
-        if not ordered:
-            raise
-        options = "shuffle=False"
-    names = [*inputs, y_node.id]
-    parts = [(t.fresh(_stem(name) + "_fit"), t.fresh(_stem(name) + "_val")) for name in names]
-    func, imports = split_function(fit_stmt, t)
-    targets = ", ".join(f"{fit}, {val}" for fit, val in parts)
-    draw = f"{targets} = {func}({', '.join(names)}, test_size=0.2, {options})"
-    ops = [t.op("before", anchor, draw), *imports, t.replace(y_node, parts[-1][0]), t.replace(watched.elts[1], parts[-1][1])]
-    ops += [t.replace(node, fit) for node, (fit, _) in zip(x_node.elts, parts)]
-    ops += [t.replace(node, val) for node, (_, val) in zip(held.elts, parts)]
+    parts, draw, imports = _validation_part([*inputs, y_node.id], held.elts[0].id, call, t, ordered)
+    ops = [t.op("before", anchor, draw), *imports]
+    ops += [t.replace(node, fit) for node, fit in zip([*x_node.elts, y_node], parts[0::2])]
+    ops += [t.replace(node, val) for node, val in zip([*held.elts, watched.elts[1]], parts[1::2])]
     return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
                "(the model now trains on fewer rows)", tuple(ops))
 
@@ -555,7 +545,7 @@ def _native_validation_fix(call, ordered: bool, t: Tree) -> Fix:
         if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and isinstance(model, ast.Name) \
                 and isinstance(parent.func.value, ast.Name) and parent.func.value.id == model.id:
             raise NoFix
-    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(x_node.id, y_node.id, x_test.id, call, t, ordered)
+    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part([x_node.id, y_node.id], x_test.id, call, t, ordered)
     fit_set, val_set = t.fresh(train_set.id + "_fit"), t.fresh(train_set.id + "_val")
     reference = {k.value: fit_set for k in test_ctor.keywords if k.arg == "reference"
                  and isinstance(k.value, ast.Name) and k.value.id == train_set.id}
@@ -619,16 +609,16 @@ def _training_scores(fit, x_train: str, y_train: str, fit_stmt, t: Tree) -> list
     return nodes
 
 
-def _validation_part(x_train: str, y_train: str, test_name: str, fit, t: Tree, ordered: bool) -> tuple:
-    """((X_fit, X_val, y_fit, y_val) names, the statement drawing them from the training rows
-    right before the fit, its import Ops): a fifth of the rows, drawn as the watched test
-    rows ``test_name`` were; the latest fifth when the training rows were shown to be
-    time-ordered (``ordered``) and the code does not show how the test rows were drawn."""
-    x_stem, y_stem = _stem(x_train), _stem(y_train)
-    if x_stem == y_stem:  # train_x / train_y: the whole names tell the parts apart
-        x_stem, y_stem = x_train, y_train
-    x_fit, x_val = t.fresh(x_stem + "_fit"), t.fresh(x_stem + "_val")
-    y_fit, y_val = t.fresh(y_stem + "_fit"), t.fresh(y_stem + "_val")
+def _validation_part(names: list, test_name: str, fit, t: Tree, ordered: bool) -> tuple:
+    """(the names of each training part's fit and validation parts, ``(X_fit, X_val, y_fit,
+    y_val)``, the statement drawing them from the training rows right before the fit, its
+    import Ops): a fifth of the rows, drawn as the watched test rows ``test_name`` were; the
+    latest fifth when the training rows were shown to be time-ordered (``ordered``) and the
+    code does not show how the test rows were drawn."""
+    stems = [_stem(name) for name in names]
+    if len(set(stems)) < len(stems):  # train_x / train_y: the whole names tell the parts apart
+        stems = names
+    parts = tuple(t.fresh(stem + suffix) for stem in stems for suffix in ("_fit", "_val"))
     try:
         options = _draw_options(test_name, fit, t)
     except NoFix:
@@ -636,8 +626,8 @@ def _validation_part(x_train: str, y_train: str, test_name: str, fit, t: Tree, o
             raise
         options = "shuffle=False"
     func, imports = split_function(t.statement(fit), t)
-    draw = f"{x_fit}, {x_val}, {y_fit}, {y_val} = {func}({x_train}, {y_train}, test_size=0.2, {options})"
-    return (x_fit, x_val, y_fit, y_val), draw, imports
+    draw = f"{', '.join(parts)} = {func}({', '.join(names)}, test_size=0.2, {options})"
+    return parts, draw, imports
 
 
 def _threshold(key) -> bool:
