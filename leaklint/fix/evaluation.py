@@ -208,9 +208,7 @@ def _fit_on_training_side(call, model: str, split_stmt, sources: list, targets: 
         parts[t.source(arg)] = part
     ops = [t.replace(arg, parts[t.source(arg)]) for arg in call.args]
     fit_stmt = t.statement(call)
-    rebound = min((n.lineno for n in t.names.get(model, ()) if getattr(n, "lineno", 0) > fit_stmt.end_lineno
-                   and not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))), default=None)
-    for node in t.loads(model, fit_stmt.end_lineno, rebound):
+    for node in t.loads(model, fit_stmt.end_lineno, _next_fit(model, fit_stmt, t)):
         score = t.parent.get(t.parent.get(node))
         if isinstance(score, ast.Call) and call_name(score) == "score" and score.func.value is node \
                 and [t.source(a) for a in score.args] == list(parts):
@@ -589,12 +587,8 @@ def _training_scores(fit, x_train: str, y_train: str, fit_stmt, t: Tree) -> list
     scored some other way (a training score that could not follow them)."""
     model = fit.func.value if isinstance(fit.func, ast.Attribute) else None
     model_name = model.id if isinstance(model, ast.Name) else None
-    refit = min((n.lineno for n in t.names.get(model_name, ()) if getattr(n, "lineno", 0) > fit_stmt.end_lineno
-                 and (not isinstance(n, ast.Name) or not isinstance(n.ctx, ast.Load)
-                      or isinstance(t.parent.get(n), ast.Attribute) and t.parent.get(n).attr == "fit")),
-                default=None)
     nodes = []
-    for node in t.loads(x_train, fit_stmt.end_lineno, refit):
+    for node in t.loads(x_train, fit_stmt.end_lineno, _next_fit(model_name, fit_stmt, t)):
         parent = t.parent.get(node)
         if not (isinstance(parent, ast.Call) and node in parent.args and call_name(parent) in SCORED):
             continue
@@ -607,6 +601,15 @@ def _training_scores(fit, x_train: str, y_train: str, fit_stmt, t: Tree) -> list
             raise NoFix
         nodes += args[:2]
     return nodes
+
+
+def _next_fit(model: str, fit_stmt, t: Tree):
+    """The first line after ``fit_stmt`` that binds ``model`` again or fits it again: the
+    model's later reads up to there are of this fit (None: to the end)."""
+    return min((n.lineno for n in t.names.get(model, ()) if getattr(n, "lineno", 0) > fit_stmt.end_lineno
+                and (not isinstance(n, ast.Name) or not isinstance(n.ctx, ast.Load)
+                     or isinstance(t.parent.get(n), ast.Attribute) and t.parent.get(n).attr == "fit")),
+               default=None)
 
 
 def _validation_part(names: list, test_name: str, fit, t: Tree, ordered: bool) -> tuple:
