@@ -157,7 +157,11 @@ class Step:
 
     def __init__(self, event, t: Tree):
         form = function_form(event, t)
-        call, out, method = (t.call(event.span),) * 2 + ("fit_transform",) if form else fitted_output(event, t)
+        if form:  # scale(X): the call gives the step's output itself
+            call = out = t.call(event.span)
+            method = "fit_transform"
+        else:
+            call, out, method = fitted_output(event, t)
         self.call = call
         self.recv = None if form else call.func.value
         self.imports = form[2] if form else ()  # Ops importing the class a function form stands for
@@ -322,17 +326,10 @@ def _drawn_early(event, split, t: Tree) -> Fix:
         draw = Draw(split, t.statement(call), t)
         ops, picked = draw.rows([root.id])
         return draw.fix(ops + [t.replace(root, picked[0])], f"the {event.qualname} of {event.data}")
-    form = function_form(event, t)
-    if form is not None:  # scale(X) -> StandardScaler().fit(rows).transform(X)
-        data = call.args[0]
-        root = _table(data, t)
-        draw = Draw(split, t.statement(call), t)
-        ops, picked = draw.rows([root.id])
-        new = f"{form[0]}.fit({t.spliced(data, {root: picked[0]})}).transform({t.source(data)})"
-        return draw.fix(ops + [t.replace(call, new), *form[2]], form[1])
-    method = call_name(call)
-    if (method not in ("fit", "fit_transform") or not isinstance(call.func, ast.Attribute) or call.keywords
-            or not 1 <= len(call.args) <= 2):
+    form = function_form(event, t)  # scale(X) -> StandardScaler().fit(rows).transform(X)
+    method = "fit_transform" if form else call_name(call)
+    if form is None and (method not in ("fit", "fit_transform") or not isinstance(call.func, ast.Attribute)
+                         or call.keywords or not 1 <= len(call.args) <= 2):
         raise NoFix
     roots = [_table(a, t) for a in call.args]
     draw = Draw(split, t.statement(call), t)
@@ -340,10 +337,13 @@ def _drawn_early(event, split, t: Tree) -> Fix:
     ops, picked = draw.rows(tables)
     rows = dict(zip(tables, picked))
     learned = ", ".join(t.spliced(a, {r: rows[r.id]}) for a, r in zip(call.args, roots))
-    fitted = f"{t.source(call.func.value)}.fit({learned})"
+    fitted = f"{form[0] if form else t.source(call.func.value)}.fit({learned})"
     new = f"{fitted}.transform({t.source(call.args[0])})" if method == "fit_transform" else fitted
-    what = event.qualname if event.site is None else call_name(constructor(call.func.value.id, call, t))
-    return draw.fix(ops + [t.replace(call, new)], what.rsplit(".", 1)[-1])
+    if form:
+        what = form[1]
+    else:
+        what = event.qualname if event.site is None else call_name(constructor(call.func.value.id, call, t))
+    return draw.fix(ops + [t.replace(call, new), *(form[2] if form else ())], what.rsplit(".", 1)[-1])
 
 
 # Functions that compute column statistics and apply them in the same call: drawing the
