@@ -31,8 +31,10 @@ class Op:
 
     ``kind``: "replace" (the expression at the span becomes ``code``), "delete" (the
     statement at the span goes), "insert" (``code``, statements, after the statement at
-    the span), "import" / "unimport" (``code`` is ``module:name``; added, or removed
-    when nothing uses it any more). Lines are 1-based, columns 0-based characters.
+    the span), "before" (the same, before it), "params" (the function parameter at the
+    span becomes the parameters in ``code``), "import" / "unimport" (``code`` is
+    ``module:name``; added, or removed when nothing uses it any more). Lines are 1-based,
+    columns 0-based characters.
     """
 
     kind: str

@@ -54,7 +54,14 @@ print("accuracy:", cross_val_score(search, X, y, cv=5).mean())
 search's own rows, cross-validated around the whole search (nested cross-validation),
 with its own `cv` and `scoring`. A name bound to several searches in turn gets, at each
 report, the search it holds there. Unsafe: it runs the search once per outer fold,
-which can take long. Optuna's `best_value` gets no fix.
+which can take long.
+An Optuna objective that scores the held-out parts of the module's `train_test_split`
+tunes on a part split off the training side instead: the same split, with the same
+options, of the training parts, bound to the objective as parameter defaults, so its
+body is unchanged. `study.best_value` becomes that objective run once with
+`optuna.trial.FixedTrial(study.best_params)` on the parts it read before, which the
+search no longer sees. Unsafe: the search tunes on fewer rows. Any other `best_value`
+(an objective that cross-validates all rows) gets no fix.
 
 ## Known limitations
 When a line after the report could not be parsed (an unfinished homework template, a

@@ -299,6 +299,8 @@ def _fitted_name(fit: ast.Call, t: Tree) -> str:
 # ------------------------------------------------------------ LL304: the tuning score reported
 def nested_cv_fix(hit, facts, t: Tree) -> Fix:
     event = facts.learns[fact(hit, "search")]
+    if event.site is None and event.kind == "search":
+        return _study_fix(hit, event, facts, t)
     if event.site is not None or event.kind != "fit":
         raise NoFix
     fit = t.call(event.span)
@@ -320,7 +322,7 @@ def nested_cv_fix(hit, facts, t: Tree) -> Fix:
     if isinstance(fit_stmt, ast.Assign) and fit_stmt.value is fit and len(fit_stmt.targets) == 1 \
             and isinstance(fit_stmt.targets[0], ast.Name):
         names.add(fit_stmt.targets[0].id)  # grid_result = grid.fit(X, y): fit returns the search itself
-    score = _best_score(hit.span, names, t)
+    score = _best_score(hit.span, names, "best_score_", t)
     for node in (x, y, fit.func.value):
         t.steady(node, fit.end_lineno, score.lineno)
     settings = ""
@@ -329,22 +331,7 @@ def nested_cv_fix(hit, facts, t: Tree) -> Fix:
             t.steady(keyword.value, search.end_lineno, score.lineno)
             settings += f", {keyword.arg}={t.source(keyword.value)}"
     nested = f"cross_val_score({search_name}, {t.source(x)}, {t.source(y)}{settings}).mean()"
-    # every later report of this search's best score gets the nested one, or the code would
-    # print one figure and store the other
-    rebound = min((n.lineno for name in names for n in t.names.get(name, ()) if getattr(n, "lineno", 0) > score.lineno
-                   and not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))), default=None)
-    later = [n for n in _best_scores(names, t) if n.lineno > score.lineno and (rebound is None or n.lineno < rebound)]
-    if any(t.scope_of(n) is not t.scope_of(score) for n in later):
-        raise NoFix
-    if later or _in_fstring(score, t):  # computed once, named (quotes cannot nest in an f-string before 3.12)
-        report = t.statement(score)
-        if not t.alone(report):
-            raise NoFix
-        name = t.fresh("nested_score")
-        ops = [t.op("before", report, f"{name} = {nested}"), t.replace(score, name)]
-        ops += [t.replace(n, name) for n in later]
-    else:
-        ops = [t.replace(score, nested)]
+    ops = _reported(score, names, "best_score_", nested, "nested_score", t)
     if t.bound("cross_val_score"):
         if t.imported_from("cross_val_score") != SELECTION:
             raise NoFix
@@ -352,6 +339,88 @@ def nested_cv_fix(hit, facts, t: Tree) -> Fix:
         ops.append(Op("import", code=f"{SELECTION}:cross_val_score"))
     return Fix(UNSAFE, "Report a nested cross-validation score of the whole search (it runs the search once per fold)",
                tuple(ops))
+
+
+def _study_fix(hit, event, facts, t: Tree) -> Fix:
+    """An Optuna objective scoring the held-out parts of the module's split: it tunes on a
+    part split off the training side instead (the parts it reads become parameters that
+    default to the new ones), and the best configuration's score is that objective run
+    once, on the parts it was given before, which the search then never saw."""
+    optimize = t.call(event.span)
+    objective = argument(optimize, 0, "func")
+    if call_name(optimize) != "optimize" or not isinstance(optimize.func, ast.Attribute) \
+            or not isinstance(optimize.func.value, ast.Name) or not isinstance(objective, ast.Name):
+        raise NoFix
+    study = optimize.func.value.id
+    define = t.binding(objective.id, optimize)
+    args = getattr(define, "args", None)
+    if not isinstance(define, ast.FunctionDef) or t.parent.get(define) is not t.tree or t.scope_of(optimize) is not t.tree \
+            or args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or len(args.args) != 1:
+        raise NoFix
+    held_out = {r.side.split for r in event.rows if r.side is not None and r.side.held_out}
+    if len(held_out) != 1:
+        raise NoFix
+    stmt, split, targets = split_call(facts.splits[held_out.pop()], t)
+    if t.parent.get(stmt) is not t.tree or stmt.lineno > define.lineno:
+        raise NoFix
+    stores = {n.id for n in ast.walk(define) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    read = [name for name in targets if name in t.names_in(define) and name not in stores]
+    if not set(read) & set(targets[1::2]) or any(t.written(name, stmt.end_lineno, optimize.lineno + 1) for name in read):
+        raise NoFix  # the objective does not score the held-out part, or the parts change before the search
+    if any(isinstance(d, ast.FunctionDef) and d is not define and set(read) & t.names_in(d)
+           for node in ast.walk(define) if isinstance(node, ast.Name) for d in t.names.get(node.id, ())):
+        raise NoFix  # a helper the objective calls reads the parts itself
+    score = _best_score(hit.span, {study}, "best_value", t)
+    trial = _fixed_trial(t)
+    tuned = {name: t.fresh(f"{name}_tune") for name in targets}
+    options = ""
+    for keyword in split.keywords:
+        value = t.source(keyword.value)
+        if keyword.arg == "stratify":  # the labels of the rows split again: their training part
+            labels = [t.source(a) for a in split.args]
+            if value not in labels:
+                raise NoFix
+            value = targets[2 * labels.index(value)]
+        options += f", {keyword.arg}={value}"
+    again = f"{', '.join(tuned[name] for name in targets)} = {t.source(split.func)}({', '.join(targets[0::2])}{options})"
+    parameters = "".join(f", {name}={tuned[name]}" for name in read)
+    honest = f"{objective.id}({trial[0]}({study}.best_params){''.join(f', {name}={name}' for name in read)})"
+    ops = [t.op("insert", stmt, again), t.op("params", args.args[0], t.source(args.args[0]) + parameters), *trial[1]]
+    ops += _reported(score, {study}, "best_value", honest, "held_out_score", t, long=True)
+    return Fix(UNSAFE, f"Tune on a part split off the training side and report the best configuration's score on "
+               f"{', '.join(name for name in read if name in targets[1::2])}, which the search no longer sees "
+               f"(the objective runs once more)", tuple(ops))
+
+
+def _fixed_trial(t: Tree) -> tuple:
+    """(how to name Optuna's FixedTrial here, the Ops importing it)."""
+    if t.module_of("optuna") == "optuna":
+        return "optuna.trial.FixedTrial", ()
+    if not t.bound("FixedTrial"):
+        return "FixedTrial", (Op("import", code="optuna.trial:FixedTrial"),)
+    if t.imported_from("FixedTrial") in ("optuna", "optuna.trial"):
+        return "FixedTrial", ()
+    raise NoFix
+
+
+def _reported(score, names: set, attr: str, honest: str, name: str, t: Tree, long: bool = False) -> list:
+    """Ops putting ``honest`` in the place of the reported ``score`` and of every later read
+    of the same attribute until the name is bound again, or the code would print one figure
+    and store the other; computed once under ``name`` when read more than once (or when
+    the expression is ``long``)."""
+    rebound = min((n.lineno for owner in names for n in t.names.get(owner, ()) if getattr(n, "lineno", 0) > score.lineno
+                   and not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))), default=None)
+    later = [n for n in _best_scores(names, attr, t)
+             if n.lineno > score.lineno and (rebound is None or n.lineno < rebound)]
+    if any(t.scope_of(n) is not t.scope_of(score) for n in later):
+        raise NoFix
+    if not later and not long and not _in_fstring(score, t):
+        return [t.replace(score, honest)]
+    report = t.statement(score)  # quotes cannot nest in an f-string before 3.12
+    if not t.alone(report):
+        raise NoFix
+    name = t.fresh(name)
+    return [t.op("before", report, f"{name} = {honest}"), t.replace(score, name)] + [t.replace(n, name) for n in later]
 
 
 def _in_fstring(node, t: Tree) -> bool:
@@ -362,15 +431,15 @@ def _in_fstring(node, t: Tree) -> bool:
     return False
 
 
-def _best_scores(names: set, t: Tree) -> list:
-    """Every ``search.best_score_`` read (of the search under any of ``names``), in source order."""
-    return sorted((n for n in ast.walk(t.tree) if isinstance(n, ast.Attribute) and n.attr == "best_score_"
+def _best_scores(names: set, attr: str, t: Tree) -> list:
+    """Every ``search.best_score_`` (``attr``) read of the search under any of ``names``, in source order."""
+    return sorted((n for n in ast.walk(t.tree) if isinstance(n, ast.Attribute) and n.attr == attr
                    and isinstance(n.value, ast.Name) and n.value.id in names and isinstance(n.ctx, ast.Load)),
                   key=lambda n: (n.lineno, n.col_offset))
 
 
-def _best_score(span, names: set, t: Tree):
-    for node in _best_scores(names, t):
+def _best_score(span, names: set, attr: str, t: Tree):
+    for node in _best_scores(names, attr, t):
         if ((span.line, span.column) <= (node.lineno, node.col_offset)
                 and (node.end_lineno, node.end_col_offset) <= (span.end_line, span.end_column)):
             return node

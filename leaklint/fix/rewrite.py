@@ -106,6 +106,11 @@ class _Apply(cst.CSTTransformer):
                     updated = replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar) if updated.lpar else replacement
                 else:
                     updated = _keyword(updated, op.code)
+        if isinstance(original, cst.Param):
+            for op in self._take(original, ("params",)):  # one parameter becomes several
+                params = list(cst.parse_module(f"def _({op.code}): pass\n").body[0].params.params)
+                params[-1] = params[-1].with_changes(comma=updated.comma)
+                return cst.FlattenSentinel(params)
         result = super().on_leave(original, updated)
         if isinstance(original, cst.BaseCompoundStatement):
             result = self._statement_ops(self._take(original, ("delete", "insert", "before")), result)
