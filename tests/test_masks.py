@@ -27,8 +27,16 @@ def test_names_decide_which_part_is_held_out():
     assert found["X[X.year < 2015]"][1] == "test" and found["X[X.year >= 2015]"][1] == "train"
 
 
-def test_equality_with_a_literal_is_a_class_or_the_competition_rows_not_a_fold():
-    assert sides("train = all[all.interest_level != 3]\nvalid = all[all.interest_level == 3]\n") == {}
+def test_equality_with_text_or_a_marker_the_file_sets_is_the_competition_rows_not_a_fold():
+    assert sides("train = all[all.source != 'test']\nvalid = all[all.source == 'test']\n") == {}
+    assert sides("test_raw['interest_level'] = 3\n"
+                 "train = all[all.interest_level != 3]\nvalid = all[all.interest_level == 3]\n") == {}
+
+
+def test_equality_with_a_number_is_a_part_held_out():
+    found = sides("df_val = df[df.saleYear == 2012]\ndf_train = df[df.saleYear != 2012]\n")
+    assert found == {"df[df.saleYear == 2012]": ("df.saleYear != 2012 / ==", "test"),
+                     "df[df.saleYear != 2012]": ("df.saleYear != 2012 / ==", "train")}
 
 
 def test_unnamed_subgroups_and_filters_into_their_own_name_are_not_splits():

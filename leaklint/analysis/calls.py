@@ -1021,6 +1021,8 @@ class CallsMixin:
             self._choice([data], node)
         if data.grouped is not None:
             return self._group_method(data, method, args, node, scope)
+        if method in ("items", "iteritems") and data.rows and not args and not kwargs:
+            return Items(Seq((data,)))  # (name, column) pairs: each column holds every row
         if method in ("value_counts", "nunique", "duplicated") and data.rows:
             names = [data.column] + sorted(texts_of(args[0] if args else kwargs.get("subset", UNKNOWN)))
             entity = next((n for n in names if entity_column(n, strict=True)), None)

@@ -8,11 +8,13 @@ assigned to say so: one a training part (``train``, ``tr``), the other a held-ou
 negated (``df[~m]``); any mask a name holds pairs with its negation. Without such names
 the two parts are as often subgroups studied apart (``df[df.region == "South"]`` /
 ``!=``), and a part split again later would hide the steps fitted on it before. This
-pre-scan pairs them before the interpretation, as the positional pre-scan pairs slices. An equality with a literal
-(``df[df.interest_level == 3]``) picks a class or the competition's test rows of a
-stacked table; only one with a variable (a fold number) is paired. Two cutoffs known
-as constants pair when the parts they bound do not overlap (``<= end`` / ``>= start``),
-and any other selection by a paired condition is that side (``df.loc[train_mask]``).
+pre-scan pairs them before the interpretation, as the positional pre-scan pairs slices.
+An equality with a number pairs (``df[df.saleYear == 2012]``, a year held out; a fold
+number); one with text (``df[df.source == "train"]``) or on a column the file sets to a
+constant (``test["interest_level"] = 3``, the competition's rows of a stacked table)
+does not. Two cutoffs known as constants pair when the parts they bound do not overlap
+(``<= end`` / ``>= start``), and any other selection by a paired condition is that side
+(``df.loc[train_mask]``).
 """
 from __future__ import annotations
 
@@ -56,6 +58,15 @@ def _condition(node: ast.Subscript, masks: dict):
     return key.left, _COMPLEMENT[op] if negated else op, key.comparators[0]
 
 
+def _column(node):
+    """The column ``df.year`` / ``df["year"]`` names; None for anything else."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value
+    return None
+
+
 def _single_bindings(assigns) -> dict:
     """{name: value} for names one assignment binds (the masks a subscript may name)."""
     bound: dict = {}
@@ -84,6 +95,7 @@ def pair_masks(tree: ast.AST) -> dict:
             names[id(value)] = node.targets[0].id
             candidates[id(value)] = value
     masks = _single_bindings(assigns)
+    markers = {_column(t) for node in assigns if isinstance(node.value, ast.Constant) for t in node.targets}
     groups: dict = {}
     for node in candidates.values():
         if not isinstance(node, ast.Subscript) or id(node) not in names:
@@ -92,8 +104,10 @@ def pair_masks(tree: ast.AST) -> dict:
         if condition is None or (isinstance(frame, ast.Name) and frame.id == names[id(node)]):
             continue  # no condition, or df = df[df.year >= 2000]: a filter
         left, op, compared = condition
-        if op in (ast.Eq, ast.NotEq) and isinstance(compared, ast.Constant) and compared is not _NAMED:
-            continue  # df[df.label == 3] / != 3: a class or a table's own rows, not a fold
+        if op in (ast.Eq, ast.NotEq) and isinstance(compared, ast.Constant) and compared is not _NAMED and not (
+                isinstance(compared.value, int) and not isinstance(compared.value, bool)
+                and _column(left) not in markers):
+            continue  # df[df.source == "train"] / != "train": a table's own rows, not a fold
         groups.setdefault((ast.unparse(left), ast.unparse(compared)), {}).setdefault(op, []).append(node)
     sides = {}
     _pair_bounds(groups, names, masks, sides)
