@@ -107,8 +107,10 @@ cross-validation of that same training side is reported only when no model is sc
 the held-out side (or on parts cut from it): then the cross-validated score is the
 result; otherwise it only tuned, and the outer test set stays clean. Vocabulary-only
 encoders (OneHotEncoder, OrdinalEncoder, LabelEncoder), stateless transformers
-(Normalizer, PolynomialFeatures, `SimpleImputer(strategy="constant")`) and random
-projections (which read only the number of columns) are not reported. A clustering
+(Normalizer, PolynomialFeatures, `SimpleImputer(strategy="constant")`, `normalize` by
+rows, its default) and random projections (which read only the number of columns) are
+not reported; `normalize(X, axis=0)` divides each column by its norm over the rows and
+is. A clustering
 fitted on all rows whose assignment becomes the labels (customer segments a classifier
 then learns to reproduce), and the steps that fed it, define the task: they are not
 reported through those labels. A `train_test_split(X, y)` whose held-out labels
@@ -147,6 +149,7 @@ CATALOG = (
     _PRE + "maxabs_scale",
     _PRE + "quantile_transform",
     _PRE + "power_transform",
+    _PRE + "normalize",  # with axis=0 only: each column divided by its norm over the rows
     "sklearn.impute.SimpleImputer",
     "sklearn.impute.KNNImputer",
     "sklearn.impute.IterativeImputer",

@@ -1,9 +1,9 @@
 """## What it does
 Flags over- or under-sampling (imbalanced-learn's SMOTE, ADASYN, RandomOverSampler,
-RandomUnderSampler, ... and the hand-rolled `resample(..., replace=True)` or
-`df.sample(n, replace=True)` concatenated back, or a frame concatenated with its own
-rows, `pd.concat([minority, minority])`) applied to rows that are later split or
-cross-validated.
+RandomUnderSampler, ... and the hand-rolled `resample(...)` of scikit-learn (with
+replacement unless `replace=False`) or `df.sample(n, replace=True)` concatenated back,
+or a frame concatenated with its own rows, `pd.concat([minority, minority])`) applied
+to rows that are later split or cross-validated.
 
 Severity: error. Synthetic rows made from held-out rows land in the training folds
 (and copies of training rows in the test folds): on imbalanced noise a random forest's
@@ -67,8 +67,8 @@ scored on the held-out side afterwards (imbalanced-learn's documented pitfall); 
 the held-out side is scored later, the inner cross-validation only tuned and stays
 silent.
 
-Hand-rolled oversampling is recognised through `sklearn.utils.resample` and
-`DataFrame.sample` with `replace=True`, hand undersampling through `sample(n)` of the
+Hand-rolled oversampling is recognised through `sklearn.utils.resample` (unless
+`replace=False`) and `DataFrame.sample` with `replace=True`, hand undersampling through `sample(n)` of the
 rows of one class with `n` the size of another (`len(minority)`); index-based duplication (`np.repeat`,
 `df.loc[idx.repeat(k)]`) is not followed.
 

@@ -102,6 +102,9 @@ LEARNING_FUNCTIONS = {
     )
 }
 LEARNING_FUNCTIONS[lib_key("sklearn.utils.resample")] = "resample"
+# normalize(X, axis=0) divides each column by its norm over the rows (axis=1, its default,
+# each row by its own norm: nothing learned from other rows)
+LEARNING_FUNCTIONS[lib_key("sklearn.preprocessing.normalize")] = "call"
 # A singular value decomposition by hand: its basis, learned from the rows, projects them (PCA).
 for _name in ("numpy.linalg.svd", "scipy.linalg.svd"):
     LEARNING_FUNCTIONS[lib_key(_name)] = "call"

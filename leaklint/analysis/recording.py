@@ -148,8 +148,10 @@ class RecordingMixin:
 
     def _learning_function(self, qualname, kind, node, args, kwargs) -> Value:
         data = as_data(args[0]) if args else UNKNOWN
-        if kind == "resample" and not keyword_true(node, "replace"):
-            return self.derive(args, node)
+        if kind == "resample" and keyword_node(node, "replace") is not None and not keyword_true(node, "replace"):
+            return self.derive(args, node)  # drawn without replacement (sklearn's default is with)
+        if lib.lib_key(qualname)[1] == "normalize" and truthy_const(keyword_node(node, "axis")) is not False:
+            return self.derive(args, node)  # each row by its own norm
         if not data.rows:
             return self.derive(args, node)
         labels = as_data(args[1]).column if len(args) > 1 else None
