@@ -5,10 +5,11 @@ stopping (`early_stopping_rounds`, `lgb.early_stopping`, CatBoost's `use_best_mo
 its overfitting detector `od_type` / `od_wait`, also when set in a `**params` dict of
 the model or of its fit, with a literal or a value the code computes such as
 `args.early_stopping_rounds`), the native `xgb.train(..., evals=...)` /
-`lgb.train(..., valid_sets=...)` (or their fourth argument) with early stopping, and
-Keras `validation_data=(X_test, y_test)` with `EarlyStopping(restore_best_weights=True)`
-(whatever callback comes before it) or `ModelCheckpoint(save_best_only=True)`,
-when the same model is later scored on those rows. The finding is at the fit; the score
+`lgb.train(..., valid_sets=...)` (or their fourth argument) with early stopping,
+pytorch-tabnet's `eval_set` (its `patience`, 10 epochs unless 0, keeps the best
+weights), and Keras `validation_data=(X_test, y_test)` with
+`EarlyStopping(restore_best_weights=True)` (whatever callback comes before it) or
+`ModelCheckpoint(save_best_only=True)`, when the same model is later scored on those rows. The finding is at the fit; the score
 is a related location.
 
 Severity: error. The stopping point is chosen to suit the scored rows: on noise,
@@ -122,6 +123,7 @@ CATALOG = (
     "xgboost.*",
     "lightgbm.*",
     "catboost.*",
+    "pytorch_tabnet.*",
     "keras.callbacks.EarlyStopping",
     "keras.callbacks.ModelCheckpoint",
     "tensorflow.keras.callbacks.EarlyStopping",

@@ -91,3 +91,17 @@ def test_groupby_mean_form_needs_no_step():
 def test_describe_reads_like_source():
     assert describe(SELECT) == "SelectKBest(f_classif, k=20)"
     assert describe(Opaque("cv_maker()")) == "cv_maker()"
+
+
+def test_a_classification_metric_of_a_regression_is_replaced_by_its_default():
+    from types import SimpleNamespace
+
+    from leaklint.audit.execute import _metric
+    metric, substituted, notes = _metric(SimpleNamespace(code="LL305", scoring="neg_log_loss"), "regression")
+    assert (metric, substituted) == ("r2", ["scoring"])
+    assert notes == ["scoring: 'neg_log_loss' does not score a regression's predictions; r2 is used"]
+    assert _metric(SimpleNamespace(code="LL305", scoring="neg_mean_squared_log_error"), "regression")[:2] == (
+        "neg_mean_squared_log_error", [])
+    # a classification's labels are numbers too: a regression metric still runs on them
+    assert _metric(SimpleNamespace(code="LL101", scoring="neg_mean_squared_error"), "classification")[:2] == (
+        "neg_mean_squared_error", [])

@@ -184,10 +184,11 @@ class RecordingMixin:
         return out[0] if len(out) == 1 else Seq(tuple(out))
 
     def fit(self, est: Estimator, method, args, kwargs, node, x_node=None) -> tuple:
-        # (Keras names the inputs ``x``: model.fit(x=train_ds, validation_data=val_ds))
-        x_key = "X" if "X" in kwargs or "x" not in kwargs else "x"
+        # (Keras names the inputs ``x``: model.fit(x=train_ds, validation_data=val_ds); TabNet
+        # ``X_train``, ``y_train``)
+        x_key = next((k for k in ("X", "x", "X_train") if k in kwargs), "X")
         x_val = args[0] if args else kwargs.get(x_key, kwargs.get("raw_documents", UNKNOWN))
-        y_val = args[1] if len(args) > 1 else kwargs.get("y")
+        y_val = args[1] if len(args) > 1 else kwargs.get("y", kwargs.get("y_train"))
         if x_node is None:
             x_node = node.args[0] if node.args else keyword_node(node, x_key)
         data = as_data(x_val)
@@ -295,6 +296,8 @@ class RecordingMixin:
             any(keyword_node(built, k) is not None for k in ("od_type", "od_wait")) or "od_type" in settings or "od_wait" in settings
         ):
             return "early stopping (CatBoost's overfitting detector)"
+        if lib.lib_key(est.qualname)[0] == "pytorch_tabnet" and truthy_const(keyword_node(node, "patience")) is not False:
+            return "early stopping (TabNet's patience, 10 epochs by default, then its best weights)"
         callbacks = kwargs.get("callbacks")
         kept = []  # (a best checkpoint saved to a file counts only when no callback keeps the best in memory)
         for callback in callbacks.items if isinstance(callbacks, Seq) else (callbacks,):

@@ -334,10 +334,14 @@ def _metric(job: Job, task: str):
                 "predicting the training mean, the score a forecast must beat"
             )
         return scoring.TRAIN_MEAN_R2, [], notes
-    if job.scoring is None or scoring.known(job.scoring):
-        return job.scoring or scoring.default_metric(task), [], []
+    if job.scoring is None:
+        return scoring.default_metric(task), [], []
     metric = scoring.default_metric(task)
-    return metric, ["scoring"], [f"scoring: {job.scoring!r} is not a scikit-learn scorer name; {metric} is used"]
+    if not scoring.known(job.scoring):
+        return metric, ["scoring"], [f"scoring: {job.scoring!r} is not a scikit-learn scorer name; {metric} is used"]
+    if not scoring.fits(job.scoring, task):
+        return metric, ["scoring"], [f"scoring: {job.scoring!r} does not score a {task}'s predictions; {metric} is used"]
+    return job.scoring, [], []
 
 
 def _data_kind(job: Job, step, model, task: str) -> str:

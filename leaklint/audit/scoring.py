@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
-from sklearn.metrics import get_scorer_names
+from sklearn.metrics import get_scorer, get_scorer_names
 
 # LL201's metric: R² against the predict-the-training-mean baseline, pooled over folds.
 TRAIN_MEAN_R2 = "r2_vs_train_mean"
@@ -17,6 +17,14 @@ def default_metric(task: str) -> str:
 
 def known(name) -> bool:
     return isinstance(name, str) and name in get_scorer_names()
+
+
+def fits(name: str, task: str) -> bool:
+    """Whether the scorer can judge the task's predictions: a regression's are judged by
+    regression metrics only (a classification or ranking metric needs classes or
+    probabilities); a classification's labels, numbers too, by any."""
+    module = getattr(getattr(get_scorer(name), "_score_func", None), "__module__", "") or ""
+    return task != "regression" or not module.startswith("sklearn.metrics") or module.endswith("_regression")
 
 
 def chance(metric: str, y: np.ndarray) -> Optional[float]:

@@ -468,7 +468,8 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
             ordered = False
     if call_name(call) == "train":
         return _native_validation_fix(call, ordered, t)
-    x_node, y_node = argument(call, 0, "X") or argument(call, 0, "x"), argument(call, 1, "y")
+    x_node = argument(call, 0, "X") or argument(call, 0, "x") or argument(call, 0, "X_train")
+    y_node = argument(call, 1, "y") or argument(call, 1, "y_train")
     watch = next((k for k in call.keywords if k.arg in ("eval_set", "validation_data")), None)
     if call_name(call) != "fit" or not isinstance(y_node, ast.Name) or watch is None:
         raise NoFix
