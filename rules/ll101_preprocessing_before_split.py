@@ -78,6 +78,10 @@ print(cross_val_score(model, X, y, cv=5).mean())
   later split of the training side (a validation part) stays clean. Only the statements
   the split's rows come from are checked: a test table read or filtered on the way does
   not block the fix.
+- A step fitted after the split on the table the parts came from and then applied to a
+  training part the same way (`scaler.fit(df["price"].values.reshape(-1, 1))`, then
+  `scaler.transform(X_train["price"].values.reshape(-1, 1))`) is fitted on that part,
+  as the split last bound it. Unsafe: the part may lack rows or columns of the table.
 - Rows split into folds by a loop over `kf.split(...)`: at the top of the loop the step
   is fitted on the fold's training rows (`X.iloc[tr]` for a table, `X[tr]` for an array,
   as the code that made `X` shows; no fix when it does not) and transforms all rows;

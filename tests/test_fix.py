@@ -1784,3 +1784,35 @@ def test_no_optuna_fix_where_a_helper_of_the_objective_reads_the_parts_itself():
         "    return held_out_accuracy(model, column)\n\nstudy")
     assert "return held_out_accuracy(model, column)" in source
     assert _fix_of(source, "LL304") is None
+
+
+FITTED_AFTER_THE_SPLIT = (
+    "import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import LogisticRegression\n"
+    "from sklearn.model_selection import train_test_split\nfrom sklearn.preprocessing import StandardScaler\n\n"
+    "rng = np.random.default_rng(3)\n"
+    "df = pd.DataFrame({'price': rng.lognormal(size=300), 'qty': rng.integers(1, 9, size=300)})\n"
+    "y = rng.integers(0, 2, size=300)\n"
+    "X_train, X_test, y_train, y_test = train_test_split(df, y, test_size=0.3, random_state=0)\n"
+    "scaler = StandardScaler()\n"
+    "scaler.fit(df['price'].values.reshape(-1, 1))\n"
+    "price_train = scaler.transform({train}['price'].values.reshape(-1, 1))\n"
+    "price_test = scaler.transform(X_test['price'].values.reshape(-1, 1))\n"
+    "model = LogisticRegression().fit(price_train, y_train)\n"
+    "print(model.score(price_test, y_test))\n"
+)
+
+
+@pytest.mark.parametrize("train, fixed", [
+    ("X_train", True),
+    ("X_train.assign(price=1)", False),  # applied to something else than the training part's column
+])
+def test_a_step_fitted_after_the_split_on_the_whole_table_is_fitted_on_the_training_part_it_is_applied_to(
+        train, fixed, tmp_path):
+    source = FITTED_AFTER_THE_SPLIT.replace("{train}", train)
+    out = _fixed_text(source, "LL101", "scaler.fit(X_train['price'].values.reshape(-1, 1))" if fixed else None)
+    if fixed:
+        assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
+        script = tmp_path / "a.py"
+        script.write_text(out + "assert np.isclose(scaler.mean_[0], X_train['price'].mean())\n", encoding="utf-8")
+        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.libraries import FUNCTION_FORMS, FUNCTION_ONLY_KEYWORDS, PROGRESS_BARS, lib_key
+from ..analysis.libraries import FIT_METHODS, FUNCTION_FORMS, FUNCTION_ONLY_KEYWORDS, PROGRESS_BARS, lib_key
 from ..analysis.values import Side
 from ..findings import Fix, Op
 from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, constructor, fact, inside,
@@ -262,10 +262,58 @@ def step_fix(hit, facts, t: Tree) -> Fix:
     except NoFix:
         # later splits of the first split's training side are clean once the step learns
         # from that side only
+        if event.site is None and all(s.kind == "split" for s in splits):
+            try:
+                return _fit_on_training_part(event, splits, t)
+            except NoFix:
+                pass
         if (event.site is not None and _class_fit(event, t) is None) or split.kind != "split" or not all(
                 _within_training_side(s, split) or _same_draw(s, split, event, t) for s in splits[1:]):
             raise
         return _drawn_early(event, split, t)
+
+
+def _fit_on_training_part(event, splits: list, t: Tree) -> Fix:
+    """A step fitted, after the splits, on the table their rows came from
+    (``scaler.fit(df["price"].values.reshape(-1, 1))``) and then applied to a training part
+    the same way (``scaler.transform(X_train["price"].values.reshape(-1, 1))``): it is
+    fitted on that training part, as the split last bound it."""
+    call = t.call(event.span)
+    if call_name(call) != "fit" or not isinstance(call.func, ast.Attribute) or not isinstance(call.func.value, ast.Name) \
+            or len(call.args) != 1 or call.keywords:
+        raise NoFix
+    recv, data = call.func.value.id, call.args[0]
+    root = data
+    while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    parts = {}
+    for split in splits:
+        stmt, _, targets = split_call(split, t)
+        if stmt.end_lineno >= call.lineno or t.scope_of(stmt) is not t.scope_of(call):
+            raise NoFix
+        parts.update((name, stmt) for name in targets[0::2])
+    if not isinstance(root, ast.Name) or root is data or root.id in parts:
+        raise NoFix  # the rows themselves, not a table's columns read the same way
+    uses = sorted(t.loads(recv, call.end_lineno), key=lambda n: (n.lineno, n.col_offset))
+    applied = []  # its transforms until it is fitted again
+    for use in uses:
+        method = t.parent.get(use)
+        if not (isinstance(method, ast.Attribute) and isinstance(t.parent.get(method), ast.Call)):
+            continue
+        if method.attr in FIT_METHODS or t.written(recv, call.end_lineno, use.lineno + 1):
+            break
+        if method.attr == "transform":
+            applied.append(t.parent.get(method))
+    for name, stmt in parts.items():
+        bound = t.binding(name, call)
+        if bound is None or t.statement(bound) is not stmt:
+            continue  # (columns added to the part since are read by the transforms too)
+        shape = ast.dump(ast.parse(t.spliced(data, {root: name}), mode="eval").body)
+        if any(len(c.args) == 1 and ast.dump(c.args[0]) == shape for c in applied):
+            what = event.qualname.rsplit(".", 1)[-1]
+            return Fix(UNSAFE, f"Fit {what} on {name}, the training part of the split at line {stmt.lineno}, "
+                       "as it is applied to it", (t.replace(root, name),))
+    raise NoFix
 
 
 def _class_fit(event, t: Tree):
