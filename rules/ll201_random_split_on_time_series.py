@@ -73,8 +73,10 @@ that really is a series (daily demand, hourly trips) is therefore missed unless 
 code sorts or indexes it by the dates or builds lag or rolling features; add that
 order (it is needed for any time-aware split anyway). Rows that carry parsed dates of two
 columns or more (a branch's established and acquired dates) are records with dates among
-their attributes, not points of one series, until the code orders them by one. A split
-of entity ids is not a split of a time series. Data is time-ordered only when the code shows it (this file,
+their attributes, not points of one series, until the code orders them by one.
+`pd.to_datetime` with a `format` that names no day (`"%H:%M:%S"`) parses clock times or
+durations (a roast time), which order nothing. A split of entity ids is not a split of a
+time series. Data is time-ordered only when the code shows it (this file,
 or a loader in the project's own modules that it calls); a column named `date` that is
 never parsed is not enough, and a loader from an installed package is not followed
 unless its function is listed in `time-functions` in the configuration.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import builtins
 import math
+import re
 from contextlib import contextmanager
 from functools import lru_cache
 from dataclasses import replace
@@ -93,6 +94,18 @@ def with_literal(value, node):
 @lru_cache(maxsize=4096)
 def _constant(kind, value) -> Data:
     return Data(texts=frozenset({value}) if kind is str else frozenset(), literal=(value,))
+
+
+# strftime directives that name a day (a date), as opposed to a time of day
+_DATE_DIRECTIVES = re.compile(r"%-?[YyGmdbBhjUWVaAuwcxsDF]")
+
+
+def _time_of_day(node) -> bool:
+    """``pd.to_datetime(s, format="%H:%M:%S")``: a format with no date in it parses clock
+    times or durations (a roast time), which put no order on the rows."""
+    fmt = next((k.value for k in node.keywords if k.arg == "format"), None)
+    return isinstance(fmt, ast.Constant) and isinstance(fmt.value, str) and "%" in fmt.value \
+        and not _DATE_DIRECTIVES.search(fmt.value)
 
 
 def _path_of(node):
@@ -556,6 +569,8 @@ class CallsMixin:
             return self._cross_validation(qualname, node, args, kwargs, scope)
         if key in lib.LEARNING_FUNCTIONS:
             return self._learning_function(qualname, lib.LEARNING_FUNCTIONS[key], node, args, kwargs)
+        if key in lib.TIME_FUNCTIONS and _time_of_day(node):
+            return self.derive(args, node)  # a clock time or a duration, no date: nothing orders the rows
         if key in lib.TIME_FUNCTIONS or key in self.time_functions:
             reason = lib.TIME_FUNCTIONS.get(key, f"time-ordered data from {name}()")
             data = merge_data(args + list(kwargs.values()))
