@@ -77,6 +77,8 @@ blend, rows only predicted or plotted) is a second training part and is not repo
 so is one fitted on a part cut from the training side of a split whose held-out side a
 model predicts (a calibrator fitted, and its threshold picked, on a calibration part,
 then the test side scored), also when that split is a project loader's named parts.
+Nor is a model fitted with labels on held-out rows that nothing then predicts with,
+scores or learns from (a meta-model fitted and dropped): it reaches no evaluation.
 Stateless transformers (PolynomialFeatures, FunctionTransformer, Normalizer),
 vocabulary-only encoders, and random features or projections that read only the number
 of columns (RBFSampler unless `gamma="scale"`, GaussianRandomProjection) are not reported. Nor is a surrogate fitted on the test rows to
@@ -282,7 +284,7 @@ def check(ctx):
         split = ctx.facts.splits.get(event.held_out_sides[0].split)
         if split is not None and not _reaches_a_model(event, split, by_hand, ctx.facts):
             continue
-        if _only_models_of_these_rows(event, ctx.facts):
+        if _only_models_of_these_rows(event, ctx.facts) or _never_used(event, ctx.facts):
             continue
         if split is not None and split.kind == "mask" and split.use == "other":
             continue  # two parts by a condition that are not used as training and held-out parts
@@ -308,6 +310,15 @@ def check(ctx):
         procedure = combined(held_out_procedure(ctx.facts, split, event=event), _step_pieces(event, by_hand))
         hits.append(learn_hit(event, message, related, procedure, ctx))
     return hits
+
+
+def _never_used(event, facts) -> bool:
+    """A model fitted with labels that nothing predicts with, scores or learns from again
+    (a meta-model fitted and dropped): what it learned reaches no evaluation."""
+    if not (event.kind == "fit" and event.method == "fit" and event.has_labels):
+        return False  # (a sampler's or a step's output is rows: they are used)
+    return not any(event.id in ev.fits or event.id in ev.learned for ev in facts.evaluations) and not any(
+        event.id in sink.learned for sink in facts.sinks) and not any(event.id in t.features for t in facts.trainings)
 
 
 def _step_pieces(event, by_hand: bool) -> dict:
