@@ -100,6 +100,15 @@ def _constant(kind, value) -> Data:
 _DATE_DIRECTIVES = re.compile(r"%-?[YyGmdbBhjUWVaAuwcxsDF]")
 
 
+def _side_by_side(joined: Data, parts: list) -> Data:
+    """``pd.concat([df, dummies], axis=1)``: each frame's columns keep what lived only in
+    them (a fill of one column stays that column's), unless another frame holds it in all
+    of its columns."""
+    everywhere = frozenset().union(*(p.learned - frozenset().union(*(ids for _, ids in p.by_column)) for p in parts))
+    by_column = tuple((c, ids - everywhere) for p in parts for c, ids in p.by_column if ids - everywhere)
+    return replace(joined, by_column=by_column) if by_column else joined
+
+
 def _time_of_day(node) -> bool:
     """``pd.to_datetime(s, format="%H:%M:%S")``: a format with no date in it parses clock
     times or durations (a roast time), which put no order on the rows."""
@@ -693,6 +702,7 @@ class CallsMixin:
         if key in lib.STACKING and listed and first_axis:
             derived = replace(derived, stacked=True)  # np.stack([p1, p2]): one array per item
         if key in lib.SIDE_BY_SIDE and args and isinstance(args[0], Seq) and args[0].items and along_columns(node):
+            derived = _side_by_side(derived, [as_data(part) for part in args[0].items])
             first = as_data(args[0].items[0]).rows
             if first:  # concat([X, new_columns], axis=1): X's rows with more columns
                 return replace(derived, rows=first)
