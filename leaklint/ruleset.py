@@ -151,6 +151,18 @@ def split_phrase(split: SplitEvent, ctx: Context) -> str:
     return verb.format(name=name) + f" at {ctx.where(split.span)}"
 
 
+def split_clause(event: LearnEvent, split: SplitEvent, ctx: Context) -> str:
+    """When the rows were split, seen from where ``event`` learned: "before the rows are
+    split by ...", or, for a fit the module's code runs after a split its code made, on
+    rows that split divided (the table the parts came from), "after the rows were split
+    by ..." (inside helpers, lines do not tell the order)."""
+    at, cut = event.span, split.span
+    if event.site is None and split.top_level and at.path is None and cut.path is None \
+            and (at.line, at.column) > (cut.end_line, cut.end_column):
+        return f"after the rows were {split_phrase(split, ctx)}"
+    return f"before the rows are {split_phrase(split, ctx)}"
+
+
 UNKNOWN_CLASS = (
     "; its class is not shown in this file (a parameter or the result of an unknown call), "
     "so this rests on weaker evidence: ignore it if that object learns nothing from the rows"

@@ -127,7 +127,7 @@ helper returns to its caller in the file count as read only where the caller rea
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
 - scikit-learn, Common pitfalls: https://scikit-learn.org/stable/common_pitfalls.html
 """
-from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_phrase, step_name
+from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_clause, step_name
 
 CODE = "LL101"
 NAME = "preprocessing-before-split"
@@ -191,19 +191,19 @@ def check(ctx):
     def explain(event, split):
         if event.unknown:
             return (
-                f"{event.qualname}.fit_transform learns from {event.data} ({event.rows_phrase}) before the rows "
-                f"are {split_phrase(split, ctx)}{UNKNOWN_CLASS}"
+                f"{event.qualname}.fit_transform learns from {event.data} ({event.rows_phrase}) "
+                f"{split_clause(event, split, ctx)}{UNKNOWN_CLASS}"
             )
         step = step_name(event, ctx.catalog)
         if event.qualname in HAND_DECOMPOSITIONS:
             return (
                 f"the {step} of {event.data} ({event.rows_phrase}), a decomposition by hand whose basis projects "
-                f"the rows, is computed before the rows are {split_phrase(split, ctx)}; the held-out rows helped "
+                f"the rows, is computed {split_clause(event, split, ctx)}; the held-out rows helped "
                 "compute the basis (an unsupervised step usually inflates the score less than a supervised one, "
                 "but the estimate is not clean)"
             )
         return (
-            f"{step} is fitted on {event.data} ({event.rows_phrase}) before the rows are {split_phrase(split, ctx)}; "
+            f"{step} is fitted on {event.data} ({event.rows_phrase}) {split_clause(event, split, ctx)}; "
             "the held-out rows helped compute what it learned (an unsupervised step usually "
             "inflates the score less than a supervised one, but the estimate is not clean)"
         )

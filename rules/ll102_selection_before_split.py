@@ -79,7 +79,7 @@ the labels and is reported by LL101 instead.
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
 """
 from leaklint.analysis.libraries import SELECTING_FUNCTIONS, lib_key
-from leaklint.ruleset import learned_before_split, split_phrase, step_name, typed_in
+from leaklint.ruleset import learned_before_split, split_clause, step_name, typed_in
 
 CODE = "LL102"
 NAME = "selection-before-split"
@@ -136,12 +136,12 @@ def check(ctx):
             if lib_key(event.qualname) in SELECTING_FUNCTIONS:  # tsfresh's select_features(X, y)
                 how, label = f"{event.method}, a test of each one", label.replace(" with ", " against ")
             return (
-                f"features are chosen by {how}{label} on {event.data} ({event.rows_phrase}) before "
-                f"the rows are {split_phrase(split, ctx)}; the held-out labels helped choose the features"
+                f"features are chosen by {how}{label} on {event.data} ({event.rows_phrase}) "
+                f"{split_clause(event, split, ctx)}; the held-out labels helped choose the features"
             )
         step = step_name(event, ctx.catalog)
         return (
-            f"{step} is fitted on {event.data} ({event.rows_phrase}) before the rows are {split_phrase(split, ctx)}; "
+            f"{step} is fitted on {event.data} ({event.rows_phrase}) {split_clause(event, split, ctx)}; "
             "the held-out labels helped choose the features"
         )
 

@@ -71,7 +71,7 @@ in loops over dictionaries of columns, or with `np.bincount`, are not followed.
 - Micci-Barreca, A preprocessing scheme for high-cardinality categorical attributes, 2001.
 - Prokhorenkova et al., CatBoost: unbiased boosting with categorical features, 2018, 3.2.
 """
-from leaklint.ruleset import learned_before_split, split_phrase, step_name
+from leaklint.ruleset import learned_before_split, split_clause, step_name
 
 CODE = "LL103"
 NAME = "target-encoding-before-split"
@@ -108,12 +108,12 @@ def check(ctx):
         if event.kind == "group-stat":
             return (
                 f"the mean of the label {event.column!r} per category is computed on {event.data} "
-                f"(all rows) before the rows are {split_phrase(split, ctx)}; each held-out row's "
+                f"(all rows) {split_clause(event, split, ctx)}; each held-out row's "
                 "encoding includes its own label"
             )
         step = step_name(event, ctx.catalog)
         return (
-            f"{step} is fitted on {event.data} ({event.rows_phrase}) before the rows are {split_phrase(split, ctx)}; "
+            f"{step} is fitted on {event.data} ({event.rows_phrase}) {split_clause(event, split, ctx)}; "
             "the encoding of the held-out rows includes their own labels"
         )
 

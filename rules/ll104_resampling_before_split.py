@@ -76,7 +76,7 @@ rows of one class with `n` the size of another (`len(minority)`); index-based du
 - imbalanced-learn, Common pitfalls: https://imbalanced-learn.org/stable/common_pitfalls.html
 """
 from leaklint.analysis.specs import CallSpec
-from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_phrase, step_name
+from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_clause, split_phrase, step_name
 
 CODE = "LL104"
 NAME = "resampling-before-split"
@@ -118,8 +118,8 @@ def check(ctx):
     def explain(event, split):
         if event.unknown:
             return (
-                f"{event.qualname}.{event.method} resamples {event.data} ({event.rows_phrase}) before the rows "
-                f"are {split_phrase(split, ctx)}{UNKNOWN_CLASS}"
+                f"{event.qualname}.{event.method} resamples {event.data} ({event.rows_phrase}) "
+                f"{split_clause(event, split, ctx)}{UNKNOWN_CLASS}"
             )
         if event.kind == "resample" and event.method == "undersample":
             return f"{event.data} is undersampled to the size of another class before the rows are " + _rebalanced(
@@ -134,7 +134,7 @@ def check(ctx):
         else:
             what = f"{step_name(event, ctx.catalog)} resamples {event.data} ({event.rows_phrase})"
         return (
-            f"{what} before the rows are {split_phrase(split, ctx)}; copies of the same rows "
+            f"{what} {split_clause(event, split, ctx)}; copies of the same rows "
             "(or points synthesised from them) land on both sides of the split"
         )
 

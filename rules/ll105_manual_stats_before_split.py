@@ -75,7 +75,7 @@ when the values flow through assignments in the same file.
 - The seeds' note on fitting preprocessing inside each fold: "Calculating one set of
   quantities before making the folds" is the mistake this rule finds.
 """
-from leaklint.ruleset import learned_before_split, split_phrase
+from leaklint.ruleset import learned_before_split, split_clause
 
 CODE = "LL105"
 NAME = "manual-stats-before-split"
@@ -93,8 +93,8 @@ def check(ctx):
 
     def explain(event, split):
         return (
-            f"the {event.qualname} of {event.data} is computed on {event.rows_phrase} and applied to them before "
-            f"the rows are {split_phrase(split, ctx)}; the held-out rows helped compute it"
+            f"the {event.qualname} of {event.data} is computed on {event.rows_phrase} and applied to them "
+            f"{split_clause(event, split, ctx)}; the held-out rows helped compute it"
         )
 
     return learned_before_split(ctx, matches, explain, lambda event: {"stat": event.qualname}, resplit=True)

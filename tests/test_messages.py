@@ -70,3 +70,27 @@ def test_rows_a_helper_loads_itself_keep_its_name_for_them():
     [(line, message)] = messages(HELPER_LOADS_ITS_OWN_ROWS, "LL304")
     assert line == 18
     assert "RandomizedSearchCV fitted on X at line 12" in message, message
+
+
+FIT_AROUND_A_SPLIT = '''\
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+from sklearn.preprocessing import StandardScaler
+
+df = pd.read_csv("loans.csv")
+y = df.pop("default")
+{before}
+X_train, X_test, y_train, y_test = train_test_split(df, y, random_state=0)
+{after}
+model = LogisticRegression().fit(scaler.transform(X_train), y_train)
+print(model.score(scaler.transform(X_test), y_test))
+'''
+
+
+def test_a_fit_written_after_the_split_on_the_rows_it_divided_is_said_to_come_after_it():
+    fit = "scaler = StandardScaler().fit(df)"
+    (_, before), = messages(FIT_AROUND_A_SPLIT.format(before=fit, after=""), "LL101")
+    (_, after), = messages(FIT_AROUND_A_SPLIT.format(before="", after=fit), "LL101")
+    assert "(all rows) before the rows are split by train_test_split at line 9" in before
+    assert "(all rows) after the rows were split by train_test_split at line 9" in after
