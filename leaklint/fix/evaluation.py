@@ -414,9 +414,10 @@ def _reported(score, names: set, attr: str, honest: str, name: str, t: Tree, lon
              if n.lineno > score.lineno and (rebound is None or n.lineno < rebound)]
     if any(t.scope_of(n) is not t.scope_of(score) for n in later):
         raise NoFix
+    # (named in an f-string too: quotes cannot nest in one before 3.12)
     if not later and not long and not _in_fstring(score, t):
         return [t.replace(score, honest)]
-    report = t.statement(score)  # quotes cannot nest in an f-string before 3.12
+    report = t.statement(score)
     if not t.alone(report):
         raise NoFix
     name = t.fresh(name)

@@ -260,13 +260,13 @@ def step_fix(hit, facts, t: Tree) -> Fix:
             return _split_first(step, split, t)
         raise NoFix
     except NoFix:
-        # later splits of the first split's training side are clean once the step learns
-        # from that side only
         if event.site is None and all(s.kind == "split" for s in splits):
             try:
                 return _fit_on_training_part(event, splits, t)
             except NoFix:
                 pass
+        # later splits of the first split's training side are clean once the step learns
+        # from that side only
         if (event.site is not None and _class_fit(event, t) is None) or split.kind != "split" or not all(
                 _within_training_side(s, split) or _same_draw(s, split, event, t) for s in splits[1:]):
             raise
