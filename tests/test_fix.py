@@ -102,6 +102,9 @@ def check_fixes(path: str, raw: bytes) -> int:
     # fixes are kept up to the last point where no rule has more findings than at first
     ({b"v0": [("LL201", b"v1"), ("LL105", b"v1")], b"v1": [("LL105", b"v2")], b"v2": [("LL101", None)]},
      (b"v1", 1, None, 1)),
+    # a finding its fix did not remove (it comes back where it was) is not fixed again
+    ({b"v0": [("LL105", b"v1")], b"v1": [("LL105", b"v2")], b"v2": [("LL105", b"v3")], b"v3": []},
+     (b"v1", 1, None, 0)),
 ])
 def test_fixes_stop_where_no_rule_has_more_findings_than_before(monkeypatch, lints, expected):
     from types import SimpleNamespace
@@ -1814,5 +1817,35 @@ def test_a_step_fitted_after_the_split_on_the_whole_table_is_fitted_on_the_train
         assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
         script = tmp_path / "a.py"
         script.write_text(out + "assert np.isclose(scaler.mean_[0], X_train['price'].mean())\n", encoding="utf-8")
+        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+
+
+HELD_OUT_YEAR = (
+    "import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import LinearRegression\n\n"
+    "rng = np.random.default_rng(5)\n"
+    "df = pd.DataFrame({'year': rng.integers(2008, 2013, size=400), 'hours': rng.normal(size=400),\n"
+    "                   'price': rng.normal(size=400)})\n"
+    "df.loc[rng.random(400) < 0.2, 'hours'] = np.nan\n"
+    "df['hours'] = df['hours'].fillna(df['hours'].median())\n"
+    "{between}"
+    "df_val = df[df.year == 2012]\ndf_train = df[df.year != 2012]\n"
+    "model = LinearRegression().fit(df_train[['hours']], df_train.price)\n"
+    "print(model.score(df_val[['hours']], df_val.price))\n"
+)
+
+
+@pytest.mark.parametrize("between, fixed", [
+    ("", True),
+    ("df = df.dropna()\n", False),  # rows dropped before the condition: it would pick other rows
+])
+def test_a_statistic_before_a_split_by_a_condition_is_computed_on_the_rows_that_condition_trains_on(
+        between, fixed, tmp_path):
+    source = HELD_OUT_YEAR.replace("{between}", between)
+    out = _fixed_text(source, "LL105", "df['hours'].fillna(df[df.year != 2012]['hours'].median())" if fixed else None)
+    if fixed:
+        assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
+        script = tmp_path / "a.py"
+        script.write_text(out, encoding="utf-8")
         proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, proc.stderr

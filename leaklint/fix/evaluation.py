@@ -8,7 +8,7 @@ import ast
 from ..findings import Fix, Op
 from .common import (SAFE, SELECTION, SPLITTERS, UNSAFE, constructor, fact, is_search, search_constructor, split_call,
                      split_function)
-from .steps import stat_table
+from .tables import stat_table
 from .tree import NoFix, Tree, argument, call_name, snake
 
 

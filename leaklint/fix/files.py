@@ -44,11 +44,16 @@ def fix_file(job, raw: bytes, unsafe: bool) -> Fixed:
     result = run_job(job, current)
     original = Counter(f.code for f in result.findings)
     kept = (raw, 0)
+    applied = set()  # findings already fixed once: one that comes back where it was is not fixed again
     for _ in range(MAX_PASSES):
         new, error = current, None
-        for fix in [f.fix for f in result.findings if applicable(f.fix, unsafe)]:  # the first that can be written
+        for finding in [f for f in result.findings if applicable(f.fix, unsafe)]:  # the first that can be written
+            key = (finding.code, finding.location.cell, finding.location.line, finding.location.column)
+            if key in applied:
+                continue
             try:
-                new = fixed_bytes(path, current, fix.ops)
+                new = fixed_bytes(path, current, finding.fix.ops)
+                applied.add(key)
                 break
             except FixError as err:
                 error = f"{path}: a fix could not be written ({err})"

@@ -57,7 +57,7 @@ class Draw:
         if index >= split_index:
             raise NoFix
         chain, self.sources = _lineage(call, items[index:split_index])
-        if any(_changes_rows(stmt, t) for stmt in chain):
+        if any(changes_rows(stmt, t) for stmt in chain):
             raise NoFix
         options = {}
         for keyword in call.keywords:  # its options mean the same where the step learns
@@ -94,7 +94,7 @@ class Draw:
                 target = stmt.targets[0]
                 if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
                     return [e.id for e in target.elts[0::2]]
-            if _changes_rows(stmt, self.t):
+            if changes_rows(stmt, self.t):
                 return None
         return None
 
@@ -220,7 +220,7 @@ def _written_names(stmt) -> tuple:
     return bound, edited
 
 
-def _changes_rows(stmt, t: Tree) -> bool:
+def changes_rows(stmt, t: Tree) -> bool:
     """The statement (or one inside it) rebinds or edits a table through a call or selection
     that drops, adds or reorders rows: only the chain the result comes from counts, not the
     arguments (``df["k"].map(rows.groupby("k").mean())`` keeps df's rows)."""

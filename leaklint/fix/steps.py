@@ -9,9 +9,10 @@ from ..analysis.values import Side
 from ..findings import Fix, Op
 from .common import (CV_FUNCTIONS, IMBLEARN_PIPELINE, SAFE, SKLEARN_PIPELINE, UNSAFE, constructor, fact, inside,
                      search_constructor, split_call)
+from .conditions import condition_early
 from .positions import fit_on_head
 from .rows import Draw
-from .tables import rows_at
+from .tables import rows_at, stat_table, table_root
 from .tree import NoFix, Tree, argument, call_name, snake
 
 
@@ -260,6 +261,8 @@ def step_fix(hit, facts, t: Tree) -> Fix:
             return _split_first(step, split, t)
         raise NoFix
     except NoFix:
+        if event.site is None and event.kind == "stat" and len(splits) == 1 and split.kind == "mask":
+            return condition_early(event, split, t)
         if event.site is None and all(s.kind == "split" for s in splits):
             try:
                 return _fit_on_training_part(event, splits, t)
@@ -379,7 +382,7 @@ def _drawn_early(event, split, t: Tree) -> Fix:
     if form is None and (method not in ("fit", "fit_transform") or not isinstance(call.func, ast.Attribute)
                          or call.keywords or not 1 <= len(call.args) <= 2):
         raise NoFix
-    roots = [_table(a, t) for a in call.args]
+    roots = [table_root(a, t) for a in call.args]
     draw = Draw(split, t.statement(call), t)
     tables = list(dict.fromkeys(r.id for r in roots))
     ops, picked = draw.rows(tables)
@@ -406,7 +409,7 @@ def _zscore_early(call, split, t: Tree) -> Fix:
         raise NoFix
     ddof = next((t.source(k.value) for k in call.keywords), "0")
     data = call.args[0]
-    root = _table(data, t)
+    root = table_root(data, t)
     draw = Draw(split, t.statement(call), t)
     ops, picked = draw.rows([root.id])
     rows = t.spliced(data, {root: picked[0]})
@@ -424,43 +427,12 @@ def _scores_early(call, split, t: Tree) -> Fix:
         nodes = call.args[:2]
     else:
         raise NoFix
-    roots = [_table(node, t) for node in nodes]
+    roots = [table_root(node, t) for node in nodes]
     names = list(dict.fromkeys(root.id for root in roots))
     draw = Draw(split, t.statement(call), t)
     ops, picked = draw.rows(names)
     rows = dict(zip(names, picked))
     return draw.fix(ops + [t.replace(root, rows[root.id]) for root in roots], f"the {method} scores")
-
-
-def stat_table(call, t: Tree) -> ast.Name:
-    """The table a statistic is computed on: ``df.Age`` in ``df.Age.median()`` or in
-    ``np.nanmedian(df.Age)``."""
-    candidates = [call.func.value] if isinstance(call.func, ast.Attribute) else []
-    candidates += call.args[:1]
-    for node in candidates:
-        try:
-            return _table(node, t)
-        except NoFix:
-            continue
-    raise NoFix
-
-
-def _table(node, t: Tree) -> ast.Name:
-    """The table an expression takes its rows from: ``df`` in ``df[cols].values`` or
-    ``df.Age.dropna()``. Those rows, drawn, take its place; NoFix when the expression
-    reads the table again (a mask) or starts from a module (``np.log(df.x)``)."""
-    root = node
-    while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
-        if isinstance(root, ast.Call):
-            if not isinstance(root.func, ast.Attribute):
-                raise NoFix
-            root = root.func
-        root = root.value
-    if not isinstance(root, ast.Name) or t.imported(root.id):
-        raise NoFix
-    if sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == root.id) != 1:
-        raise NoFix
-    return root
 
 
 def _pipeline_import(t: Tree, sampler: bool) -> tuple:

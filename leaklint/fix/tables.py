@@ -102,3 +102,34 @@ def _unpacked_kind(name, target: ast.Tuple, value, t: Tree, depth: int) -> Optio
             isinstance(a, ast.Starred) for a in value.args):
         return kind_of(value.args[position // 2], t, depth + 1)
     return None
+
+
+def stat_table(call, t: Tree) -> ast.Name:
+    """The table a statistic is computed on: ``df.Age`` in ``df.Age.median()`` or in
+    ``np.nanmedian(df.Age)``."""
+    candidates = [call.func.value] if isinstance(call.func, ast.Attribute) else []
+    candidates += call.args[:1]
+    for node in candidates:
+        try:
+            return table_root(node, t)
+        except NoFix:
+            continue
+    raise NoFix
+
+
+def table_root(node, t: Tree) -> ast.Name:
+    """The table an expression takes its rows from: ``df`` in ``df[cols].values`` or
+    ``df.Age.dropna()``. Those rows, drawn, take its place; NoFix when the expression
+    reads the table again (a mask) or starts from a module (``np.log(df.x)``)."""
+    root = node
+    while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+        if isinstance(root, ast.Call):
+            if not isinstance(root.func, ast.Attribute):
+                raise NoFix
+            root = root.func
+        root = root.value
+    if not isinstance(root, ast.Name) or t.imported(root.id):
+        raise NoFix
+    if sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id == root.id) != 1:
+        raise NoFix
+    return root
