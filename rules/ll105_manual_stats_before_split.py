@@ -57,8 +57,12 @@ Other statistics before a `train_test_split` (`df.Age.fillna(df.Age.median())`,
 `np.nanmedian(df.x)`) are computed on the rows the split trains on, drawn where the
 statistic is taken by the same call (unsafe, as for LL101's drawn rows; an unseeded split
 gets `random_state=0`). scipy's `zscore(df[c])` there becomes
-`(df[c] - rows[c].mean(axis=0)) / rows[c].std(axis=0, ddof=0)` with the drawn rows. Statistics
-before a cross-validation or a fold loop, quantile bins (`pd.qcut`) and ranks get no fix.
+`(df[c] - rows[c].mean(axis=0)) / rows[c].std(axis=0, ddof=0)` with the drawn rows. A
+statistic of a table later split by a condition (`df_train = df[df.year != 2012]`) is
+computed on the rows that condition selects there, `df[df.year != 2012]["x"].median()`
+(unsafe: it assumes the condition's columns and the rows do not change before the
+split; no fix when that table is bound again in between). Statistics before a
+cross-validation or a fold loop, quantile bins (`pd.qcut`) and ranks get no fix.
 
 ## Known limitations
 A statistic used only to filter rows (`df[df.x < df.x.quantile(0.99)]`) is
