@@ -68,9 +68,9 @@ the held-out side is scored later, the inner cross-validation only tuned and sta
 silent.
 
 Hand-rolled oversampling is recognised through `sklearn.utils.resample` (unless
-`replace=False`) and `DataFrame.sample` with `replace=True`, hand undersampling through `sample(n)` of the
-rows of one class with `n` the size of another (`len(minority)`); index-based duplication (`np.repeat`,
-`df.loc[idx.repeat(k)]`) is not followed.
+`replace=False`) and `DataFrame.sample` with `replace=True`, hand undersampling through
+`sample(n)` of the rows of one class with `n` the size of another (`len(minority)`);
+index-based duplication (`np.repeat`, `df.loc[idx.repeat(k)]`) is not followed.
 
 ## References
 - imbalanced-learn, Common pitfalls: https://imbalanced-learn.org/stable/common_pitfalls.html
