@@ -1835,17 +1835,23 @@ HELD_OUT_YEAR = (
 )
 
 
-@pytest.mark.parametrize("between, fixed", [
-    ("", True),
-    ("df = df.dropna()\n", False),  # rows dropped before the condition: it would pick other rows
+@pytest.mark.parametrize("fill, between, fixed", [
+    ("df['hours'] = df['hours'].fillna(df['hours'].median())", "", "df[df.year != 2012]['hours'].median()"),
+    # each column of the table in a loop (the bulldozer course's fill)
+    ("for label, content in df.items():\n    df[label] = content.fillna(content.median())", "",
+     "content[df.year != 2012].median()"),
+    ("df['hours'] = df['hours'].fillna(df['hours'].median())", "df = df.dropna()\n", None),  # other rows by then
 ])
 def test_a_statistic_before_a_split_by_a_condition_is_computed_on_the_rows_that_condition_trains_on(
-        between, fixed, tmp_path):
-    source = HELD_OUT_YEAR.replace("{between}", between)
-    out = _fixed_text(source, "LL105", "df['hours'].fillna(df[df.year != 2012]['hours'].median())" if fixed else None)
+        fill, between, fixed, tmp_path):
+    source = HELD_OUT_YEAR.replace("df['hours'] = df['hours'].fillna(df['hours'].median())", fill).replace(
+        "{between}", between)
+    out = _fixed_text(source, "LL105", fixed)
     if fixed:
         assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
         script = tmp_path / "a.py"
-        script.write_text(out, encoding="utf-8")
+        nans = "df.loc[rng.random(400) < 0.2, 'hours'] = np.nan\n"
+        script.write_text(out.replace(nans, nans + "raw = df.copy()\n") + (
+            "assert (df.hours[raw.hours.isna()] == raw.hours[raw.year != 2012].median()).all()\n"), encoding="utf-8")
         proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, proc.stderr

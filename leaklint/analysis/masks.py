@@ -134,7 +134,8 @@ def pair_masks(tree: ast.AST) -> dict:
 def _same_conditions(tree: ast.AST, masks: dict, sides: dict) -> None:
     """Other selections by the condition of a paired side (``df.loc[train_mask, cols]``
     with ``train_mask = df.date <= "2024-03-31"``, the cutoff of ``train = df[df.date <=
-    end]``): the same rows, that side of the same split."""
+    end]``; ``content[df.year != 2012]`` of a column ``content`` a loop over
+    ``df.items()`` gives): the same rows, that side of the same split."""
     if not sides:
         return
     subscripts = [node for node in ast.walk(tree) if isinstance(node, ast.Subscript)]
@@ -144,22 +145,36 @@ def _same_conditions(tree: ast.AST, masks: dict, sides: dict) -> None:
             key = _condition_key(node, masks)
             if key is not None:
                 known.setdefault(key, set()).add(sides[id(node)])
+    columns = item_columns(tree)
     for node in subscripts:
         if id(node) not in sides:
-            key = _condition_key(node, masks)
+            key = _condition_key(node, masks, columns)
             if key is not None and len(known.get(key, ())) == 1:
                 sides[id(node)] = next(iter(known[key]))
 
 
-def _condition_key(node: ast.Subscript, masks: dict):
+def item_columns(tree: ast.AST) -> dict:
+    """{name: the frame} for ``for label, name in frame.items()``: each a column of it."""
+    columns = {}
+    for loop in ast.walk(tree):
+        if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Attribute) \
+                and loop.iter.func.attr in ("items", "iteritems") and not loop.iter.args \
+                and isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2 \
+                and isinstance(loop.target.elts[1], ast.Name):
+            columns[loop.target.elts[1].id] = ast.unparse(loop.iter.func.value)
+    return columns
+
+
+def _condition_key(node: ast.Subscript, masks: dict, columns=None):
     """(frame, column, operator, cutoff) of a selection by a comparison, the cutoff as its
-    constant when one is known."""
+    constant when one is known; a column of a frame (``columns``) selects as that frame."""
     condition = _condition(node, masks)
     if condition is None:
         return None
     left, op, compared = condition
     value = _bound_value(compared, masks)
-    return ast.unparse(_frame(node)), ast.unparse(left), op, value if value is not None else ast.unparse(compared)
+    frame = ast.unparse(_frame(node))
+    return (columns or {}).get(frame, frame), ast.unparse(left), op, value if value is not None else ast.unparse(compared)
 
 
 _LOWER, _UPPER = (ast.Lt, ast.LtE), (ast.Gt, ast.GtE)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.masks import pair_masks
+from ..analysis.masks import item_columns, pair_masks
 from ..findings import Fix
 from .common import UNSAFE
 from .rows import changes_rows
@@ -37,8 +37,8 @@ def condition_early(event, split, t: Tree) -> Fix:
     if t.block(selecting)[0] is not items or t.block(selecting)[1] <= first:
         raise NoFix
     frame = training.value.value if isinstance(training.value, ast.Attribute) else training.value
-    if not isinstance(frame, ast.Name) or frame.id != root.id:
-        raise NoFix  # (the same condition on another table, a column of it taken in a loop, is not that side)
+    if not isinstance(frame, ast.Name) or frame.id not in (root.id, item_columns(t.tree).get(root.id)):
+        raise NoFix  # the same condition on another table does not pick that side
     if any(changes_rows(s, t) for s in items[first:t.block(selecting)[1]] if _rebinds(s, frame.id)):
         raise NoFix  # the table's rows dropped, added or reordered in between: the condition picks others
     for name in t.names_in(key):  # the condition reads names bound before the statistic, not bound again
