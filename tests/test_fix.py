@@ -102,9 +102,8 @@ def check_fixes(path: str, raw: bytes) -> int:
     # fixes are kept up to the last point where no rule has more findings than at first
     ({b"v0": [("LL201", b"v1"), ("LL105", b"v1")], b"v1": [("LL105", b"v2")], b"v2": [("LL101", None)]},
      (b"v1", 1, None, 1)),
-    # a finding its fix did not remove (it comes back where it was) is not fixed again
-    ({b"v0": [("LL105", b"v1")], b"v1": [("LL105", b"v2")], b"v2": [("LL105", b"v3")], b"v3": []},
-     (b"v1", 1, None, 0)),
+    # a finding fixed in two steps at one place (another fix the second time) is fixed twice
+    ({b"v0": [("LL105", b"v1")], b"v1": [("LL105", b"v2")], b"v2": []}, (b"v2", 2, None, 0)),
 ])
 def test_fixes_stop_where_no_rule_has_more_findings_than_before(monkeypatch, lints, expected):
     from types import SimpleNamespace
@@ -121,6 +120,20 @@ def test_fixes_stop_where_no_rule_has_more_findings_than_before(monkeypatch, lin
     monkeypatch.setattr(files, "run_job", lambda job, raw: lint_of(raw))
     monkeypatch.setattr(files, "fixed_bytes", lambda path, raw, ops: ops[0])
     assert files.fix_file(("a.py",), b"v0", unsafe=True) == expected
+
+
+def test_a_fix_offered_again_where_it_was_made_is_not_made_again(monkeypatch):
+    """A fix that leaves its finding in place (the same edit offered again, each time
+    wrapping the text once more) is made once, not until the passes run out."""
+    from types import SimpleNamespace
+
+    import leaklint.fix.files as files
+    from leaklint.findings import Finding, Fix, Location
+
+    finding = Finding("a.py", "LL105", "n", "error", "m", "h", Location(3, 5, 3, 9), fix=Fix("unsafe", "fix", ("op",)))
+    monkeypatch.setattr(files, "run_job", lambda job, raw: SimpleNamespace(findings=[finding]))
+    monkeypatch.setattr(files, "fixed_bytes", lambda path, raw, ops: b"[" + raw + b"]")
+    assert files.fix_file(("a.py",), b"v0", unsafe=True) == (b"[v0]", 1, None, 0)
 
 
 # ------------------------------------------------------------ every rule's Example

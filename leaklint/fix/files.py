@@ -44,11 +44,11 @@ def fix_file(job, raw: bytes, unsafe: bool) -> Fixed:
     result = run_job(job, current)
     original = Counter(f.code for f in result.findings)
     kept = (raw, 0)
-    applied = set()  # findings already fixed once: one that comes back where it was is not fixed again
+    applied = set()  # fixes already made: the same one offered again where it was made no progress
     for _ in range(MAX_PASSES):
         new, error = current, None
         for finding in [f for f in result.findings if applicable(f.fix, unsafe)]:  # the first that can be written
-            key = (finding.code, finding.location.cell, finding.location.line, finding.location.column)
+            key = (finding.code, finding.location.cell, finding.location.line, finding.location.column, finding.fix.ops)
             if key in applied:
                 continue
             try:
