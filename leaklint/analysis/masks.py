@@ -145,7 +145,7 @@ def _same_conditions(tree: ast.AST, masks: dict, sides: dict) -> None:
             key = _condition_key(node, masks)
             if key is not None:
                 known.setdefault(key, set()).add(sides[id(node)])
-    columns = item_columns(tree)
+    columns = _item_columns(tree)
     for node in subscripts:
         if id(node) not in sides:
             key = _condition_key(node, masks, columns)
@@ -153,28 +153,41 @@ def _same_conditions(tree: ast.AST, masks: dict, sides: dict) -> None:
                 sides[id(node)] = next(iter(known[key]))
 
 
-def item_columns(tree: ast.AST) -> dict:
-    """{name: the frame} for ``for label, name in frame.items()``: each a column of it."""
+def items_loop(loop):
+    """(the column's name, the frame's text) for ``for label, name in frame.items()``;
+    None for any other statement."""
+    if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Attribute) \
+            and loop.iter.func.attr in ("items", "iteritems") and not loop.iter.args \
+            and isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2 \
+            and isinstance(loop.target.elts[1], ast.Name):
+        return loop.target.elts[1].id, ast.unparse(loop.iter.func.value)
+    return None
+
+
+def _item_columns(tree: ast.AST) -> dict:
+    """{id(subscript): the frame} for selections of the column a loop over
+    ``frame.items()`` gives, inside that loop."""
     columns = {}
     for loop in ast.walk(tree):
-        if isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and isinstance(loop.iter.func, ast.Attribute) \
-                and loop.iter.func.attr in ("items", "iteritems") and not loop.iter.args \
-                and isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2 \
-                and isinstance(loop.target.elts[1], ast.Name):
-            columns[loop.target.elts[1].id] = ast.unparse(loop.iter.func.value)
+        found = items_loop(loop)
+        if found is not None:
+            for statement in loop.body:
+                columns.update((id(n), found[1]) for n in ast.walk(statement) if isinstance(n, ast.Subscript)
+                               and isinstance(n.value, ast.Name) and n.value.id == found[0])
     return columns
 
 
 def _condition_key(node: ast.Subscript, masks: dict, columns=None):
     """(frame, column, operator, cutoff) of a selection by a comparison, the cutoff as its
-    constant when one is known; a column of a frame (``columns``) selects as that frame."""
+    constant when one is known; a loop's column of a frame (``columns``) selects as that
+    frame."""
     condition = _condition(node, masks)
     if condition is None:
         return None
     left, op, compared = condition
     value = _bound_value(compared, masks)
-    frame = ast.unparse(_frame(node))
-    return (columns or {}).get(frame, frame), ast.unparse(left), op, value if value is not None else ast.unparse(compared)
+    frame = (columns or {}).get(id(node)) or ast.unparse(_frame(node))
+    return frame, ast.unparse(left), op, value if value is not None else ast.unparse(compared)
 
 
 _LOWER, _UPPER = (ast.Lt, ast.LtE), (ast.Gt, ast.GtE)

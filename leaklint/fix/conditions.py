@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.masks import item_columns, pair_masks
+from ..analysis.masks import items_loop, pair_masks
 from ..findings import Fix
 from .common import UNSAFE
 from .rows import changes_rows
@@ -37,7 +37,7 @@ def condition_early(event, split, t: Tree) -> Fix:
     if t.block(selecting)[0] is not items or t.block(selecting)[1] <= first:
         raise NoFix
     frame = training.value.value if isinstance(training.value, ast.Attribute) else training.value
-    if not isinstance(frame, ast.Name) or frame.id not in (root.id, item_columns(t.tree).get(root.id)):
+    if not isinstance(frame, ast.Name) or frame.id not in (root.id, _loop_frame(root, t)):
         raise NoFix  # the same condition on another table does not pick that side
     if any(changes_rows(s, t) for s in items[first:t.block(selecting)[1]] if _rebinds(s, frame.id)):
         raise NoFix  # the table's rows dropped, added or reordered in between: the condition picks others
@@ -50,6 +50,18 @@ def condition_early(event, split, t: Tree) -> Fix:
     return Fix(UNSAFE, f"Compute the {event.qualname} on the rows the condition at line {selecting.lineno} trains on "
                f"({condition}), selected here (assumes its columns and the rows do not change before that line)",
                (t.replace(root, f"{root.id}[{condition}]"),))
+
+
+def _loop_frame(name: ast.Name, t: Tree):
+    """The frame whose columns the loop around ``name`` gives it (``for label, name in
+    frame.items()``); None when no such loop binds it."""
+    node = t.parent.get(name)
+    while node is not None and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        found = items_loop(node)
+        if found is not None and found[0] == name.id:
+            return found[1]
+        node = t.parent.get(node)
+    return None
 
 
 def _rebinds(stmt, name: str) -> bool:
