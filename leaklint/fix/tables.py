@@ -1,6 +1,8 @@
 """Whether a value is a pandas table or an array, read from how the code made it, so that
 a fix can take its rows at given positions: ``df.iloc[idx]`` for a table, ``a[idx]`` for
-an array (``df[idx]`` would select columns). A value made some other way is not guessed."""
+an array (``df[idx]`` would select columns). A value made some other way is not guessed.
+Also the table an expression or a statistic takes its rows from, whose rows a fix
+replaces by the training rows."""
 from __future__ import annotations
 
 import ast
