@@ -137,6 +137,8 @@ def _label_column(label: str, anchor, split_stmt, t: Tree) -> str:
         if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.ctx, ast.Store):
             if _may_write(parent.slice, column.value, t):
                 raise NoFix  # the label column (or one not known) written again
+        elif isinstance(parent, ast.Subscript) and parent.value is node and not _may_write(parent.slice, column.value, t):
+            continue  # another column read, or changed in place (``df["Age"].fillna(..., inplace=True)``)
         elif t.mutated(node):
             raise NoFix
     return f"{table.id}[{column.value!r}]"
