@@ -53,8 +53,8 @@ print("accuracy:", cross_val_score(search, X, y, cv=5).mean())
 `search.best_score_` becomes `cross_val_score(search, X, y, cv=...).mean()`: the
 search's own rows, cross-validated around the whole search (nested cross-validation),
 with its own `cv` and `scoring`. A name bound to several searches in turn gets, at each
-report, the search it holds there. Unsafe: it runs the search once per outer fold,
-which can take long.
+report, the search it holds there; a search inside a helper is fixed there, with the
+helper's own names. Unsafe: it runs the search once per outer fold, which can take long.
 An Optuna objective that scores the held-out parts of the module's `train_test_split`
 tunes on a part split off the training side instead: the same split, with the same
 options, of the training parts, bound to the objective as parameter defaults, so its

@@ -301,7 +301,7 @@ def nested_cv_fix(hit, facts, t: Tree) -> Fix:
     event = facts.learns[fact(hit, "search")]
     if event.site is None and event.kind == "search":
         return _study_fix(hit, event, facts, t)
-    if event.site is not None or event.kind != "fit":
+    if event.kind != "fit":  # (a search in a helper of the file is fixed there, with its own names)
         raise NoFix
     fit = t.call(event.span)
     if call_name(fit) != "fit" or not isinstance(fit.func, ast.Attribute):
