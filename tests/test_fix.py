@@ -541,6 +541,15 @@ def _only_fix(path: str, raw: bytes):
     return findings[0].fix
 
 
+def _ran(folder: Path, text: str) -> subprocess.CompletedProcess:
+    """``text`` run as the script ``folder/a.py``, which must exit cleanly."""
+    script = folder / "a.py"
+    script.write_text(text, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
 def _fix_of(source: str, code: str):
     """The fix of the one finding of ``code`` in the script ``source`` (None: no fix)."""
     findings = [f for f in lint("a.py", source.encode()).findings if f.code == code]
@@ -648,10 +657,7 @@ def test_rows_drawn_early_for_an_unseeded_split_are_the_rows_it_trains_on(tmp_pa
     fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
     assert "X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0)" in fixed
     assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
-    script = tmp_path / "a.py"
-    script.write_text(fixed + "assert list(x_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    _ran(tmp_path, fixed + "assert list(x_train_rows.index) == list(X_train.index)\n")
 
 
 @pytest.mark.parametrize("name, lines", [
@@ -891,10 +897,7 @@ def test_rows_drawn_early_are_stratified_by_the_label_column_read_where_the_step
     fix = _only_fix("a.py", source.encode())
     fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
     assert "train_test_split(churn, test_size=0.25, stratify=churn['Churn'], random_state=7)" in fixed
-    script = tmp_path / "a.py"
-    script.write_text(fixed + "assert list(churn_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    _ran(tmp_path, fixed + "assert list(churn_train_rows.index) == list(X_train.index)\n")
 
 
 def test_no_rows_are_drawn_early_when_the_label_column_changes_before_the_split():
@@ -964,10 +967,7 @@ def test_scores_by_hand_are_computed_on_the_training_rows_drawn_early(scores, tm
     fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
     assert "= train_test_split(X, y, test_size=0.25, random_state=7)" in fixed
     assert not [f for f in lint("a.py", fixed.encode()).findings if f.code == "LL102"]
-    script = tmp_path / "a.py"
-    script.write_text(fixed + "assert list(X_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    _ran(tmp_path, fixed + "assert list(X_train_rows.index) == list(X_train.index)\n")
 
 
 def test_rows_drawn_early_know_the_index_of_a_statistic_per_column_holds_column_labels():
@@ -1001,10 +1001,7 @@ def test_rows_drawn_early_know_a_sparse_hstack_joins_columns(imports, stack, fix
     fix = _only_fix("a.py", source.encode())
     assert (fix is not None) is fixed
     if fixed:
-        script = tmp_path / "a.py"
-        script.write_text(fixed_bytes("a.py", source.encode(), fix.ops).decode(), encoding="utf-8")
-        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
+        _ran(tmp_path, fixed_bytes("a.py", source.encode(), fix.ops).decode())
 
 
 REFIT_ON_ALL = (
@@ -1034,10 +1031,7 @@ def test_a_model_fitted_on_all_rows_after_the_split_learns_from_the_training_sid
     out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
     assert ".fit(X_train, y_train)" in out and "model.score(X_train, y_train)" in out
     assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
-    script = tmp_path / "a.py"
-    script.write_text(out, encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    proc = _ran(tmp_path, out)
     assert float(proc.stdout.split()[-1]) < 0.75  # noise labels: the test accuracy is now near chance
 
 
@@ -1075,10 +1069,7 @@ def test_a_scaling_function_is_fixed_as_the_estimator_it_stands_for(steps, expec
     assert expected in out
     assert "from sklearn.preprocessing import " in out
     assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
-    script = tmp_path / "a.py"
-    script.write_text(out, encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    _ran(tmp_path, out)
 
 
 SUPPORT = (
@@ -1109,10 +1100,7 @@ def test_the_columns_a_selector_keeps_read_by_its_support_join_the_model_in_a_pi
         out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
         assert "cross_val_score(make_pipeline(selector, LogisticRegression()), X, y, cv=5)" in out
         assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
-        script = tmp_path / "a.py"
-        script.write_text(out, encoding="utf-8")
-        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
+        proc = _ran(tmp_path, out)
         assert float(proc.stdout.split()[-1]) < 0.7  # noise labels: the honest score is near chance
 
 
@@ -1144,12 +1132,10 @@ def test_a_class_of_the_file_fitted_on_all_rows_learns_from_the_training_rows_dr
     assert (fix is not None) is fixed
     if fixed:
         assert "ColumnScaler" in fix.message
-        script = tmp_path / "a.py"
-        script.write_text(fixed_bytes("a.py", source.encode(), fix.ops).decode()
-                          + "assert list(X_train_rows.index) == list(X_train.index)\n", encoding="utf-8")
-        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        assert not [f for f in lint("a.py", script.read_bytes()).findings if f.code == "LL101"]
+        checked = fixed_bytes("a.py", source.encode(), fix.ops).decode() + (
+            "assert list(X_train_rows.index) == list(X_train.index)\n")
+        _ran(tmp_path, checked)
+        assert not [f for f in lint("a.py", checked.encode()).findings if f.code == "LL101"]
 
 
 def test_no_rows_are_drawn_early_from_a_table_the_split_does_not_take_its_rows_from():
@@ -1205,10 +1191,7 @@ def _fixed_and_runs(source: str, expected: str, folder: Path, checks: str) -> No
 def _silent_and_runs(fixed: str, folder: Path, checks: str) -> None:
     """The fixed script has no finding left, and runs with ``checks`` appended."""
     assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
-    script = folder / "a.py"
-    script.write_text(fixed + checks, encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    _ran(folder, fixed + checks)
 
 
 def test_a_step_only_the_fold_loop_reads_moves_into_it():
@@ -1454,11 +1437,7 @@ def test_rows_drawn_early_serve_a_second_split_drawn_the_same_way(tmp_path):
     assert len(fixes) == 1 and fixes[0] is not None
     fixed = fixed_bytes("a.py", source.encode(), fixes[0].ops).decode()
     assert "churn['b'] = churn['b'].fillna(churn_train_rows['b'].median())" in fixed
-    script = tmp_path / "a.py"
-    script.write_text(fixed + "assert list(churn_train_rows.index) == list(Xs_train.index) == list(X_train.index)\n",
-                      encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    _ran(tmp_path, fixed + "assert list(churn_train_rows.index) == list(Xs_train.index) == list(X_train.index)\n")
 
 
 EVALS_NAME = (
@@ -1690,10 +1669,7 @@ def test_a_model_scored_on_its_own_training_rows_is_scored_out_of_fold(tmp_path)
     assert "cross_val_score(model, X, y, cv=5).mean()" in fixed
     assert "from sklearn.model_selection import cross_val_predict, cross_val_score" in fixed
     assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
-    script = tmp_path / "a.py"
-    script.write_text(fixed, encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    proc = _ran(tmp_path, fixed)
     accuracy = float(proc.stdout.split()[1])
     assert accuracy < 0.75  # labels are noise: out of fold, no longer the forest's memory of them
 
@@ -1828,10 +1804,7 @@ def test_a_step_fitted_after_the_split_on_the_whole_table_is_fitted_on_the_train
     out = _fixed_text(source, "LL101", "scaler.fit(X_train['price'].values.reshape(-1, 1))" if fixed else None)
     if fixed:
         assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
-        script = tmp_path / "a.py"
-        script.write_text(out + "assert np.isclose(scaler.mean_[0], X_train['price'].mean())\n", encoding="utf-8")
-        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
+        _ran(tmp_path, out + "assert np.isclose(scaler.mean_[0], X_train['price'].mean())\n")
 
 
 HELD_OUT_YEAR = (
@@ -1862,9 +1835,6 @@ def test_a_statistic_before_a_split_by_a_condition_is_computed_on_the_rows_that_
     out = _fixed_text(source, "LL105", fixed)
     if fixed:
         assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
-        script = tmp_path / "a.py"
         nans = "df.loc[rng.random(400) < 0.2, 'hours'] = np.nan\n"
-        script.write_text(out.replace(nans, nans + "raw = df.copy()\n") + (
-            "assert (df.hours[raw.hours.isna()] == raw.hours[raw.year != 2012].median()).all()\n"), encoding="utf-8")
-        proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
+        _ran(tmp_path, out.replace(nans, nans + "raw = df.copy()\n") + (
+            "assert (df.hours[raw.hours.isna()] == raw.hours[raw.year != 2012].median()).all()\n"))
