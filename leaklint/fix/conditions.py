@@ -15,7 +15,7 @@ import ast
 from ..analysis.masks import items_loop, pair_masks
 from ..findings import Fix
 from .common import UNSAFE
-from .rows import changes_rows
+from .rows import changes_rows, lineage
 from .tables import stat_table
 from .tree import NoFix, Tree
 
@@ -39,7 +39,8 @@ def condition_early(event, split, t: Tree) -> Fix:
     frame = training.value.value if isinstance(training.value, ast.Attribute) else training.value
     if not isinstance(frame, ast.Name) or frame.id not in (root.id, _loop_frame(root, t)):
         raise NoFix  # the same condition on another table does not pick that side
-    if any(changes_rows(s, t) for s in items[first:t.block(selecting)[1]] if _rebinds(s, frame.id)):
+    chain, _ = lineage(training, items[first:t.block(selecting)[1]])
+    if any(changes_rows(s, t) for s in chain):
         raise NoFix  # the table's rows dropped, added or reordered in between: the condition picks others
     for name in t.names_in(key):  # the condition reads names bound before the statistic, not bound again
         bound = t.binding(name, call)
@@ -62,13 +63,6 @@ def _loop_frame(name: ast.Name, t: Tree):
             return found[1]
         node = t.parent.get(node)
     return None
-
-
-def _rebinds(stmt, name: str) -> bool:
-    """The statement binds ``name`` again or changes it in place through a method."""
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(stmt)) or any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
-        and n.func.value.id == name and any(k.arg == "inplace" for k in n.keywords) for n in ast.walk(stmt))
 
 
 def _training_selection(split, t: Tree) -> ast.Subscript:

@@ -56,7 +56,7 @@ class Draw:
         index = t.block(anchor)[1]
         if index >= split_index:
             raise NoFix
-        chain, self.sources = _lineage(call, items[index:split_index])
+        chain, self.sources = lineage(call, items[index:split_index])
         if any(changes_rows(stmt, t) for stmt in chain):
             raise NoFix
         options = {}
@@ -171,16 +171,16 @@ def _may_write(index, column: str, t: Tree) -> bool:
                 and isinstance(items.args[0], ast.Constant) and items.args[0].value == column)
 
 
-def _lineage(call, between: list) -> tuple:
+def lineage(split, between: list) -> tuple:
     """(the statements of ``between`` that the split's rows come from, the names of the
-    tables the rows come from: the split's inputs and what the statements binding them
-    read). The statements are those changing in place a name the split reads, or a name
-    such a statement reads, and so on back; and those binding such a table before it is
-    read. A
-    table read or filtered on the way elsewhere (``test = pd.read_csv(...)``), or bound
-    again after the last read (``df = pd.concat(...)`` once ``X = df.drop(...)`` is
-    taken), does not change the rows drawn."""
-    last_read = dict.fromkeys((n.id for n in ast.walk(call) if isinstance(n, ast.Name)), len(between))
+    tables the rows come from: the inputs of ``split``, a split call or a selection of
+    one side, and what the statements binding them read). The statements are those
+    changing in place a name the split reads, or a name such a statement reads, and so on
+    back; and those binding such a table before it is read. A table read or filtered on
+    the way elsewhere (``test = pd.read_csv(...)``), or bound again after the last read
+    (``df = pd.concat(...)`` once ``X = df.drop(...)`` is taken), does not change the rows
+    drawn."""
+    last_read = dict.fromkeys((n.id for n in ast.walk(split) if isinstance(n, ast.Name)), len(between))
     sources = set(last_read)  # the names the rows come from (not values an in-place edit reads)
     chain: set = set()
     while True:  # in any order: a table changed in place after an alias of it was taken counts
