@@ -1478,6 +1478,25 @@ def test_a_best_score_read_from_the_fit_result_gets_the_nested_score(tmp_path):
     _fixed_and_runs(source, expected, tmp_path, "assert 0 <= nested_score <= 1\n")
 
 
+def test_a_named_model_searched_after_a_step_gets_its_grid_keys_prefixed(tmp_path):
+    source = (
+        "import numpy as np\nfrom sklearn.model_selection import GridSearchCV\n"
+        "from sklearn.preprocessing import StandardScaler\nfrom sklearn.tree import DecisionTreeClassifier\n\n"
+        "rng = np.random.default_rng(3)\nX = rng.normal(size=(60, 3))\ny = np.tile([0, 1], 30)\n"
+        "X_scaled = StandardScaler().fit_transform(X)\n"
+        "param_grid = {'max_depth': [2, 3]}\n"
+        "clf = DecisionTreeClassifier(random_state=0)\n"
+        "grid = GridSearchCV(clf, param_grid, cv=3)\n"
+        "grid.fit(X_scaled, y)\n"
+        "print(grid.best_params_, grid.cv_results_['mean_test_score'])\n"
+    )
+    expected = ("param_grid = {'decisiontreeclassifier__max_depth': [2, 3]}\n"
+                "clf = DecisionTreeClassifier(random_state=0)\n"
+                "grid = GridSearchCV(make_pipeline(StandardScaler(), clf), param_grid, cv=3)\n"
+                "grid.fit(X, y)\n")
+    _fixed_and_runs(source, expected, tmp_path, "assert list(grid.best_params_) == ['decisiontreeclassifier__max_depth']\n")
+
+
 @pytest.mark.parametrize("search, expected", [
     ("from sklearn.model_selection import GridSearchCV as GS\ngs = GS(SVC(), {'C': [0.1, 1, 10]}, cv=3)\n"
      "gs.fit(X, y)\n",

@@ -474,6 +474,8 @@ def _grid_ops(search: ast.Call, estimator, t: Tree) -> list:
             raise NoFix
         grid = owner.value
     grids = grid.elts if isinstance(grid, ast.List) else [grid]
+    if isinstance(estimator, ast.Name):  # clf = DecisionTreeClassifier(...), then GridSearchCV(clf, ...)
+        estimator = constructor(estimator.id, search, t)
     if not isinstance(estimator, ast.Call) or not grids or not all(isinstance(g, ast.Dict) for g in grids):
         raise NoFix
     prefix = call_name(estimator).lower() + "__"
