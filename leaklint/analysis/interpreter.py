@@ -1027,7 +1027,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not any(isinstance(o, ast.Constant) for o in operands) and isinstance(node.ops[0], lib.ORDERING):
             self._choice(values, node)
         result = self.derive([self._drop_stats(as_data(v)) for v in values], node)
-        self._against_labels(values)  # (pred == y_test).mean()
+        if all(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
+            self._against_labels(values)  # (pred == y_test).mean(); a membership test scores nothing
         if any(isinstance(v, Data) and (v.element or v.counter) for v in values) and isinstance(node.ops[0], ast.Eq):
             return replace(result, counter=True)  # df["well"] == well: the rows of one entity
         return result
