@@ -180,7 +180,8 @@ def step_name(event: LearnEvent, catalog: Catalog) -> str:
 
 
 def learned_before_split(
-    ctx: Context, matches: Callable, explain: Callable, extra: Optional[Callable] = None, resplit: bool = False
+    ctx: Context, matches: Callable, explain: Callable, extra: Optional[Callable] = None, resplit: bool = False,
+    copies: Optional[Callable] = None,
 ) -> list:
     """Hits for learn events that ``matches`` and whose information reached held-out rows.
 
@@ -188,13 +189,18 @@ def learned_before_split(
     for the runtime checker. The finding sits at the learning call; every split or
     cross-validation it contaminated is a related location. With ``resplit``, a step
     learned from the training side that is then cross-validated counts too (supervised
-    steps bias that cross-validation score badly; unsupervised ones barely).
+    steps bias that cross-validation score badly; unsupervised ones barely). An event
+    that ``copies(event)`` says copies rows (oversampling) counts there even when a test
+    side judges the model later, if the code reads that cross-validation's scores: copies
+    of the same rows sit on both sides of its folds, so every score read from it is
+    inflated.
     """
     by_event: dict = {}
     for fact in ctx.facts.contaminations:
         event = ctx.facts.learns[fact.learn]
         # learned after the split from both of its sides: that is fit-on-test (LL301)
-        usable = event.before_split if fact.via != "resplit" else resplit and not _judged_later(event, ctx.facts)
+        usable = event.before_split if fact.via != "resplit" else resplit and (
+            not _judged_later(event, ctx.facts) or (copies is not None and copies(event) and _scores_read(ctx.facts.splits[fact.split])))
         if usable and matches(event):
             by_event.setdefault(fact.learn, []).append(ctx.facts.splits[fact.split])
     hits = []
@@ -330,6 +336,13 @@ def learn_hit(event: LearnEvent, message: str, related: tuple, procedure: dict, 
         inside = f"{short(event.qualname)} learns here, inside the helper called at {ctx.where(event.site)}"
         related = ((event.span, inside),) + tuple(related)
     return Hit(event.reported, message, related, procedure, {"learn": event.id, **(basis or {})})
+
+
+def _scores_read(split: SplitEvent) -> bool:
+    """A cross-validation whose fold scores are the code's to read: a function returning
+    them, a search whose ``best_score_`` / ``cv_results_`` is read, a fold loop scoring
+    each fold."""
+    return split.kind in ("cv", "folds") and split.use == "evaluation"
 
 
 def _judged_later(event: LearnEvent, facts: Facts) -> bool:

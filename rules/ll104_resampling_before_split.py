@@ -138,7 +138,10 @@ def check(ctx):
             "(or points synthesised from them) land on both sides of the split"
         )
 
-    return learned_before_split(ctx, matches, explain, _by_hand, resplit=True)
+    def oversamples(event):
+        return not (_undersampler(event, ctx.catalog) or event.method == "undersample")
+
+    return learned_before_split(ctx, matches, explain, _by_hand, resplit=True, copies=oversamples)
 
 
 def _rebalanced(phrase: str) -> str:
