@@ -3,7 +3,11 @@ Flags over- or under-sampling (imbalanced-learn's SMOTE, ADASYN, RandomOverSampl
 RandomUnderSampler, ... and the hand-rolled `resample(...)` of scikit-learn (with
 replacement unless `replace=False`) or `df.sample(n, replace=True)` concatenated back,
 or a frame concatenated with its own rows, `pd.concat([minority, minority])`) applied
-to rows that are later split or cross-validated.
+to rows that are later split or cross-validated. Oversampled training rows that are
+cross-validated count when the code reads that cross-validation's scores (a search's
+`best_score_` or `cv_results_`), even if a test side judges the model afterwards: the
+scores read are inflated all the same. A search on them that only picks settings for a
+model then tested is not flagged, nor undersampling, which copies no row.
 
 Severity: error. Synthetic rows made from held-out rows land in the training folds
 (and copies of training rows in the test folds): on imbalanced noise a random forest's
