@@ -97,12 +97,18 @@ def pair_masks(tree: ast.AST) -> dict:
     masks = _single_bindings(assigns)
     markers = {_column(t) for node in assigns if isinstance(node.value, ast.Constant) for t in node.targets}
     groups: dict = {}
+    lists = []
     for node in candidates.values():
         if not isinstance(node, ast.Subscript) or id(node) not in names:
             continue
         frame, condition = _frame(node), _condition(node, masks)
-        if condition is None or (isinstance(frame, ast.Name) and frame.id == names[id(node)]):
-            continue  # no condition, or df = df[df.year >= 2000]: a filter
+        if isinstance(frame, ast.Name) and frame.id == names[id(node)]:
+            continue  # df = df[df.year >= 2000]: a filter
+        listed = _listed(node)
+        if listed is not None:
+            lists.append((node, *listed))
+        if condition is None:
+            continue  # no comparison
         left, op, compared = condition
         if op in (ast.Eq, ast.NotEq) and isinstance(compared, ast.Constant) and compared is not _NAMED and not (
                 isinstance(compared.value, int) and not isinstance(compared.value, bool)
@@ -127,8 +133,38 @@ def pair_masks(tree: ast.AST) -> dict:
                 sides[id(node)] = (text, _part(names[id(node)]))
             for node in others:
                 sides[id(node)] = (text, _part(names[id(node)]))
+    _pair_fold_lists(lists, groups, names, sides)
     _same_conditions(tree, masks, sides)
     return sides
+
+
+def _listed(node: ast.Subscript):
+    """(the column as text, the list) of ``frame[col.isin(folds)]``; None otherwise."""
+    key = node.slice
+    if isinstance(key, ast.Tuple) and len(key.elts) == 2 and _frame(node) is not node.value:
+        key = key.elts[0]
+    if isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute) and key.func.attr == "isin" \
+            and len(key.args) == 1 and not key.keywords:
+        return ast.unparse(key.func.value), key.args[0]
+    return None
+
+
+def _pair_fold_lists(lists: list, groups: dict, names: dict, sides: dict) -> None:
+    """``train = df[df.kfold.isin(FOLD_MAPPING.get(FOLD))]`` and ``valid = df[df.kfold ==
+    FOLD]``: the folds a list computed from a fold number gives, and that fold, are the
+    two sides of a split when their names say so (the list is built to leave it out)."""
+    for node, column, listed in lists:
+        if _part(names[id(node)]) != "train":
+            continue
+        used = {n.id for n in ast.walk(listed) if isinstance(n, ast.Name)}
+        for (left, right), by_op in groups.items():
+            if left != column or not right.isidentifier() or right not in used:
+                continue
+            held = [n for n in by_op.get(ast.Eq, []) if _part(names[id(n)]) == "test"]
+            if held:
+                text = f"{column}.isin({ast.unparse(listed)}) / == {right}"
+                sides[id(node)] = (text, "train")
+                sides.update((id(n), (text, "test")) for n in held)
 
 
 def _same_conditions(tree: ast.AST, masks: dict, sides: dict) -> None:
