@@ -136,8 +136,16 @@ NOT_LEARNED = {
 RANDOM_FEATURES_SCALED_BY = {"RBFSampler": "gamma"}
 
 
+# Vectorizers that learn only their vocabulary: given one (``vocabulary=...``), a fit learns nothing.
+VOCABULARY_ONLY = {"CountVectorizer"}
+
+
 def _not_learned(event) -> bool:
     name = short(event.qualname)
+    if name in VOCABULARY_ONLY:
+        spec = event.procedure.get("step")
+        return isinstance(spec, CallSpec) and spec.qualname == event.qualname and \
+            spec.kwarg("vocabulary") is not None
     if name in RANDOM_FEATURES_SCALED_BY:
         spec = event.procedure.get("step")
         return isinstance(spec, CallSpec) and spec.qualname == event.qualname and \
