@@ -52,7 +52,9 @@ print(model.score(scaler.transform(X_test), y_test))
 
 ## Fix safety
 `step.fit_transform(X_test)` becomes `step.transform(X_test)` when the same step was
-fitted on the training side earlier (a `step.fit(X_test)` statement goes). When both
+fitted on the training side earlier (a `step.fit(X_test)` statement goes); for rows held
+out by their score alone (a test file), the training side is what the scored model was
+fitted on. When both
 sides were fitted by constructors written the same way
 (`StandardScaler().fit_transform(...)` twice), the step is built once, fitted on the
 training side and applied to the held-out side. Safe: the held-out rows are transformed

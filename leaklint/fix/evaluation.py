@@ -83,12 +83,15 @@ def _held_out_statistic(event, facts, t: Tree) -> Fix:
 
 def _trained_twin(event, call, recv, facts, t: Tree):
     """The latest earlier fit of the same step (the same variable, or a constructor written the
-    same way) on training rows only."""
+    same way) on training rows only: a split's training side, or the rows a model was fitted
+    on that is then scored on what the refit learned (held-out rows no split names)."""
+    trained = [facts.learns[f].rows for ev in facts.evaluations if event.id in ev.learned
+               for f in ev.fits if f in facts.learns]
     best = None
     for other in facts.learns.values():
         if (other.kind != "fit" or other.site is not None or other.span.path is not None
                 or other.span.line >= event.span.line or not other.rows
-                or not all(r.side is not None and not r.side.held_out for r in other.rows)):
+                or not (all(r.side is not None and not r.side.held_out for r in other.rows) or other.rows in trained)):
             continue
         try:
             twin = t.call(other.span)
