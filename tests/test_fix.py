@@ -1297,6 +1297,28 @@ def test_a_step_refitted_on_the_test_rows_uses_its_training_twin(steps, expected
     assert not [f for f in lint("a.py", fixed.encode()).findings if f.code != "LL000"]
 
 
+def test_a_step_refitted_on_a_test_file_uses_the_fit_on_the_rows_the_model_learned(tmp_path):
+    source = (
+        "import numpy as np\nimport pandas as pd\nfrom sklearn.linear_model import LogisticRegression\n"
+        "from sklearn.preprocessing import StandardScaler\n\n"
+        f"train = pd.read_csv({str(tmp_path / 'train.csv')!r})\ntest = pd.read_csv({str(tmp_path / 'test.csv')!r})\n"
+        "scaled_train = StandardScaler().fit_transform(train[['a', 'b']])\n"
+        "model = LogisticRegression().fit(scaled_train, train['y'])\n"
+        "scaled_test = StandardScaler().fit_transform(test[['a', 'b']])\n"
+        "print(model.score(scaled_test, test['y']))\n"
+    )
+    fix = _only_fix("a.py", source.encode())
+    assert fix.applicability == "safe"
+    fixed = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert ("standard_scaler = StandardScaler()\nscaled_train = standard_scaler.fit_transform(train[['a', 'b']])\n"
+            in fixed and "scaled_test = standard_scaler.transform(test[['a', 'b']])\n" in fixed)
+    rng = np.random.default_rng(0)
+    for name, shift in (("train", 0.0), ("test", 5.0)):  # the test rows sit elsewhere: their own scaling hides it
+        pd.DataFrame({"a": rng.normal(shift, 1, 60), "b": rng.normal(size=60), "y": np.tile([0, 1], 30)}).to_csv(
+            tmp_path / f"{name}.csv", index=False)
+    _silent_and_runs(fixed, tmp_path, "assert abs(scaled_test[:, 0].mean() - 5.0) < 0.6\n")
+
+
 def test_no_twin_when_the_copy_is_built_otherwise():
     source = REFITTED.format(steps="scaler_train = MinMaxScaler()\nscaler_test = MinMaxScaler(feature_range=(-1, 1))\n"
                              "X_train = scaler_train.fit_transform(X_train)\nX_test = scaler_test.fit_transform(X_test)\n")
@@ -1481,20 +1503,20 @@ def test_a_best_score_read_from_the_fit_result_gets_the_nested_score(tmp_path):
 def test_a_named_model_searched_after_a_step_gets_its_grid_keys_prefixed(tmp_path):
     source = (
         "import numpy as np\nfrom sklearn.model_selection import GridSearchCV\n"
-        "from sklearn.preprocessing import StandardScaler\nfrom sklearn.tree import DecisionTreeClassifier\n\n"
+        "from sklearn.preprocessing import StandardScaler\nfrom sklearn.neighbors import KNeighborsClassifier\n\n"
         "rng = np.random.default_rng(3)\nX = rng.normal(size=(60, 3))\ny = np.tile([0, 1], 30)\n"
         "X_scaled = StandardScaler().fit_transform(X)\n"
-        "param_grid = {'max_depth': [2, 3]}\n"
-        "clf = DecisionTreeClassifier(random_state=0)\n"
+        "param_grid = {'n_neighbors': [3, 5]}\n"
+        "clf = KNeighborsClassifier()\n"
         "grid = GridSearchCV(clf, param_grid, cv=3)\n"
         "grid.fit(X_scaled, y)\n"
         "print(grid.best_params_, grid.cv_results_['mean_test_score'])\n"
     )
-    expected = ("param_grid = {'decisiontreeclassifier__max_depth': [2, 3]}\n"
-                "clf = DecisionTreeClassifier(random_state=0)\n"
+    expected = ("param_grid = {'kneighborsclassifier__n_neighbors': [3, 5]}\n"
+                "clf = KNeighborsClassifier()\n"
                 "grid = GridSearchCV(make_pipeline(StandardScaler(), clf), param_grid, cv=3)\n"
                 "grid.fit(X, y)\n")
-    _fixed_and_runs(source, expected, tmp_path, "assert list(grid.best_params_) == ['decisiontreeclassifier__max_depth']\n")
+    _fixed_and_runs(source, expected, tmp_path, "assert list(grid.best_params_) == ['kneighborsclassifier__n_neighbors']\n")
 
 
 @pytest.mark.parametrize("search, expected", [
