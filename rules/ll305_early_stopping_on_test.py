@@ -66,7 +66,8 @@ model trains on fewer rows. The validation part is drawn as the split drew the t
 (its seed, or a fold loop's splitter's shuffling and seed, or `shuffle=False`: the
 latest rows of time-ordered data, of test rows cut
 by position or past a cut in a column, or of training rows shown to be time-ordered when
-nothing shows how the test rows were drawn). A later
+nothing shows how the test rows were drawn; `random_state=0` for one fold of a column
+of fold numbers, `df[df.kfold == fold]`). A later
 `model.score(X_train, y_train)` of the same model follows the rows it now trains on.
 Native boosters (`lgb.train(params, dtrain, valid_sets=[dtest])`, `xgb.train(...,
 evals=[(dtest, "test")])`) get new `Dataset` / `DMatrix` containers of the two parts,

@@ -748,6 +748,13 @@ def test_early_stopping_fix_draws_as_the_watched_rows_were_made(made, options):
     assert f"train_test_split(X_train_s, y_train, test_size=0.2, {options})" in _early_stopping_fixed(source)
 
 
+def test_early_stopping_fix_of_a_fold_column_split_draws_at_random():
+    source = (FIXTURES_DIR / "ll305" / "leak_fold_mapping_template_early_stopping_on_the_valid_fold.py").read_text()
+    fixed = _early_stopping_fixed(source)
+    assert "train_test_split(train, ytrain, test_size=0.2, random_state=0)" in fixed
+    assert "eval_set=[(train_val, ytrain_val)]" in fixed
+
+
 def _early_stopping_fixed(source: str) -> str:
     """The source with the fix of its one LL305 finding applied."""
     findings = [f for f in lint("a.py", source.encode()).findings if f.code == "LL305"]

@@ -713,6 +713,16 @@ def _threshold(key) -> bool:
         key.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and isinstance(key.left, (ast.Subscript, ast.Attribute))
 
 
+def _fold_number(key) -> bool:
+    """``df[df.kfold == fold]``: the rows of one fold of a column of fold numbers."""
+    if not (isinstance(key, ast.Compare) and len(key.ops) == 1 and isinstance(key.ops[0], ast.Eq)):
+        return False
+    column = key.left
+    name = column.attr if isinstance(column, ast.Attribute) else (
+        column.slice.value if isinstance(column, ast.Subscript) and isinstance(column.slice, ast.Constant) else "")
+    return isinstance(name, str) and "fold" in name.lower()
+
+
 def _owner(bound, t: Tree):
     """The statement that binds the name ``bound`` (through tuple targets)."""
     owner = t.parent.get(bound) if bound is not None else None
@@ -785,6 +795,8 @@ def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
     if any(isinstance(n, ast.Subscript) and (isinstance(n.slice, ast.Slice) or _threshold(n.slice))
            for n in ast.walk(owner.value)):
         return "shuffle=False"  # rows taken by position or past a cut (a series cut in time): the latest part
+    if any(isinstance(n, ast.Subscript) and _fold_number(n.slice) for n in ast.walk(owner.value)):
+        return "random_state=0"  # one fold of a column of fold numbers: folds drawn at random
     found = set()
     names = {n.id for n in ast.walk(owner.value) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     # X.iloc[val_idx] in a fold loop: the fold indices say how the part was drawn, not how X was
