@@ -199,8 +199,11 @@ def learned_before_split(
     for fact in ctx.facts.contaminations:
         event = ctx.facts.learns[fact.learn]
         # learned after the split from both of its sides: that is fit-on-test (LL301)
-        usable = event.before_split if fact.via != "resplit" else resplit and (
-            not _judged_later(event, ctx.facts) or (copies is not None and copies(event) and _scores_read(ctx.facts.splits[fact.split])))
+        if fact.via != "resplit":
+            usable = event.before_split
+        else:
+            copied = copies is not None and copies(event) and _scores_read(ctx.facts.splits[fact.split])
+            usable = resplit and (copied or not _judged_later(event, ctx.facts))
         if usable and matches(event):
             by_event.setdefault(fact.learn, []).append(ctx.facts.splits[fact.split])
     hits = []

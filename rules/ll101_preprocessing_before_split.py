@@ -250,7 +250,8 @@ def _rescaling_no_model_sees(event, facts) -> bool:
         if not found or training.span in facts.varied_models:
             return False
         models += found
-    scored = [facts.learns[f] for ev in facts.evaluations if event.id in ev.learned for f in ev.fits if f in facts.learns]
+    scored = [facts.learns[f] for ev in facts.evaluations if event.id in ev.learned
+              for f in ev.fits if f in facts.learns]
     if any(fit.span in facts.varied_models for fit in scored):
         return False
     models += [(fit.model, fit.steps) for fit in scored]
