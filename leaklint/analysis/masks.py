@@ -37,14 +37,20 @@ def _frame(node: ast.Subscript):
     return node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "loc" else node.value
 
 
+def _rows_key(node: ast.Subscript):
+    """What selects the rows: the key of ``frame[key]``, the first of ``frame.loc[key, cols]``."""
+    key = node.slice
+    if isinstance(key, ast.Tuple) and len(key.elts) == 2 and _frame(node) is not node.value:
+        return key.elts[0]
+    return key
+
+
 def _condition(node: ast.Subscript, masks: dict):
     """(left, op, right) of the comparison ``frame[a OP b]`` / ``frame.loc[a OP b, ...]``
     selects by, also through a name bound once to it (``m = a < b; frame[m]``) and negated
     (``frame[~m]`` selects by ``a >= b``). A name bound to any other mask selects by
     ``m == True``, its negation by ``m != True``."""
-    key = node.slice
-    if isinstance(key, ast.Tuple) and len(key.elts) == 2 and _frame(node) is not node.value:
-        key = key.elts[0]
+    key = _rows_key(node)
     negated = isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.Invert)
     if negated:
         key = key.operand
@@ -140,9 +146,7 @@ def pair_masks(tree: ast.AST) -> dict:
 
 def _listed(node: ast.Subscript):
     """(the column as text, the list) of ``frame[col.isin(folds)]``; None otherwise."""
-    key = node.slice
-    if isinstance(key, ast.Tuple) and len(key.elts) == 2 and _frame(node) is not node.value:
-        key = key.elts[0]
+    key = _rows_key(node)
     if isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute) and key.func.attr == "isin" \
             and len(key.args) == 1 and not key.keywords:
         return ast.unparse(key.func.value), key.args[0]
