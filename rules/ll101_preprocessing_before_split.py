@@ -9,12 +9,7 @@ A scaler that only shifts and scales each column (StandardScaler, MinMaxScaler,
 MaxAbsScaler, RobustScaler) is not reported when its output is standardized again by a
 StandardScaler, MinMaxScaler or RobustScaler fitted on the training rows before any
 model sees it: `a * x + b` standardized is `x` standardized, so nothing the held-out rows
-taught the first scaler is left. Nor is it when only threshold trees read its output
-(decision trees, forests, gradient boosting, XGBoost, LightGBM and CatBoost with their
-tree boosters), through no step that mixes columns: a tree splits on the order of one
-column's values, which no shift or positive scale changes (the seeds: trees "are
-unaffected by any monotone transformation of a feature"). A model whose settings the
-code does not show (`XGBRegressor(**params)`), or a loop over several models, keeps it.
+taught the first scaler is left.
 
 Severity: warning. The step learns no labels: fitted on all rows, it only lets the
 held-out rows nudge a mean, a spread or a fill value, which rarely moves a score
@@ -132,8 +127,6 @@ helper returns to its caller in the file count as read only where the caller rea
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
 - scikit-learn, Common pitfalls: https://scikit-learn.org/stable/common_pitfalls.html
 """
-from leaklint.analysis.libraries import short
-from leaklint.analysis.specs import CallSpec
 from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_clause, step_name
 
 CODE = "LL101"
@@ -193,7 +186,7 @@ def check(ctx):
             return event.kind == "fit" and event.method == "fit_transform" and not event.has_labels
         return event.kind in ("fit", "call") and not _learns_nothing(event) and (
             event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
-        ) and not _rescaling_no_model_sees(event, ctx.facts)
+        )
 
     def explain(event, split):
         if event.unknown:
@@ -216,55 +209,6 @@ def check(ctx):
         )
 
     return learned_before_split(ctx, matches, explain, resplit=True)
-
-
-# Per-column shifts and scales by a positive factor, learned from the rows.
-RESCALINGS = frozenset({"StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler",
-                        "scale", "minmax_scale", "maxabs_scale", "robust_scale"})
-# Models whose predictions no such rescaling of a column changes: trees split on the order
-# of one column's values (the default booster and base trees).
-THRESHOLD_TREES = frozenset({
-    "DecisionTreeClassifier", "DecisionTreeRegressor", "ExtraTreeClassifier", "ExtraTreeRegressor",
-    "RandomForestClassifier", "RandomForestRegressor", "ExtraTreesClassifier", "ExtraTreesRegressor",
-    "GradientBoostingClassifier", "GradientBoostingRegressor", "HistGradientBoostingClassifier",
-    "HistGradientBoostingRegressor", "XGBClassifier", "XGBRegressor", "XGBRFClassifier", "XGBRFRegressor",
-    "LGBMClassifier", "LGBMRegressor", "CatBoostClassifier", "CatBoostRegressor",
-})
-# Steps that work column by column, so a rescaling before them stays a rescaling after.
-COLUMN_BY_COLUMN = RESCALINGS | {"SimpleImputer", "OneHotEncoder", "OrdinalEncoder", "LabelEncoder"}
-
-
-def _rescaling_no_model_sees(event, facts) -> bool:
-    """A per-column rescaling fitted on all rows whose output reaches only threshold trees,
-    through no step that mixes columns: a tree splits on the order of one column's values,
-    which no shift or positive scale changes, so where the held-out rows put the mean and
-    the spread moves no prediction and nothing leaks."""
-    if event.kind not in ("fit", "call") or short(event.qualname) not in RESCALINGS or event.steps:
-        return False
-    fed = [t for t in facts.trainings if event.id in t.features]
-    models = []
-    for training in fed:  # the model of each fit or cross-validation its output reaches
-        found = [(e.model, e.steps) for e in facts.learns.values() if e.kind == "fit" and e.span == training.span]
-        found += [(s.procedure.get("model"), s.steps) for s in facts.splits.values()
-                  if s.kind == "cv" and s.span == training.span]
-        if not found or training.span in facts.varied_models:
-            return False
-        models += found
-    scored = [facts.learns[f] for ev in facts.evaluations if event.id in ev.learned
-              for f in ev.fits if f in facts.learns]
-    if any(fit.span in facts.varied_models for fit in scored):
-        return False
-    models += [(fit.model, fit.steps) for fit in scored]
-    others = {i for t in fed for i in t.features if i != event.id and i in facts.learns}
-    return bool(fed) and all(
-        _unmoved_by_rescaling(spec) and all(short(step) in COLUMN_BY_COLUMN for step in steps[:-1])
-        for spec, steps in models
-    ) and all(short(facts.learns[i].qualname) in COLUMN_BY_COLUMN or facts.learns[i].kind == "stat" for i in others)
-
-
-def _unmoved_by_rescaling(spec) -> bool:
-    return isinstance(spec, CallSpec) and short(spec.qualname) in THRESHOLD_TREES and spec.kwarg(
-        "booster", "gbtree") in ("gbtree", "dart") and spec.kwarg("linear_tree", False) is False
 
 
 def _learns_nothing(event) -> bool:

@@ -111,7 +111,6 @@ class SplitEvent:
     handed_out: bool = False  # its parts are values the code holds (train_test_split), not a library's own
     labelled: bool = False  # it split labels given on their own (train_test_split(X, y)): their parts are y_train, y_test
     search: Optional[int] = None  # the fit id of the search whose folds these are
-    steps: tuple = ()  # a cross-validation's: the qualnames of its estimator's Pipeline steps
     top_level: bool = False  # made by the module's own code, not inside a function
     complemented: bool = False  # a df.sample(frac=...) whose rest was taken (df.drop(train.index))
     # (fit id, Evaluation) of each model fitted on its training side and used on its
@@ -230,9 +229,6 @@ class Facts:
     runs_strings: bool = False  # the file calls exec / eval: code built as text may read anything
     kept_sides: set = field(default_factory=set)  # Sides still held by module-level names at the end
     search_scores: set = field(default_factory=set)  # fit ids of searches whose CV scores code read
-    # Spans of fits and cross-validations of one of several estimators (a loop over a list of
-    # models): their model piece is the first one's, not the only one
-    varied_models: set = field(default_factory=set)
     unread_lines: frozenset = frozenset()  # lines of code the analysis could not read (syntax errors, skipped cells)
     unread_names: frozenset = frozenset()  # the identifiers on those lines
     # dataset root -> (the part a name says it holds: "train", "test", "val"; the roots it was

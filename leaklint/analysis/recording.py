@@ -216,8 +216,6 @@ class RecordingMixin:
             model=est.predictor if est.predictor is not None or est.steps else est.spec,
             built=est.predictor_span or built,
         )
-        if est.varies or (isinstance(est.inner, Estimator) and est.inner.varies):
-            self.facts.varied_models.add(event.span)
         if y_val is not None:
             self._note_labels(y_val)
             if method not in lib.RESAMPLE_METHODS:
@@ -497,9 +495,6 @@ class RecordingMixin:
         if isinstance(est, Estimator) and lib.lib_key(est.qualname) in lib.SEARCH_CLASSES and est.node is not None:
             self.facts.nested.add(span_of(est.node))  # a search cross-validated whole: nested CV
         split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
-        split.steps = est.steps if isinstance(est, Estimator) else ()
-        if isinstance(est, Estimator) and est.varies:
-            self.facts.varied_models.add(split.span)
         self._split_inputs(split, [x_val], y_val)
         return Data(learned=as_data(x_val).learned)
 
@@ -517,9 +512,6 @@ class RecordingMixin:
         whole = merge_data([data, y_data])
         x_node = node.args[0] if node.args else None
         split = self._new_split("cv", est.qualname, node, whole, x_node, shuffled, shuffle_span, procedure, labels)
-        split.steps = inner.steps if isinstance(inner, Estimator) else ()
-        if est.varies or (isinstance(inner, Estimator) and inner.varies):
-            self.facts.varied_models.add(split.span)
         self._split_inputs(split, [data], y_data)
         if est.qualname.rsplit(".", 1)[-1] != "RFECV":  # RFECV's folds choose the features it keeps
             split.search = fit_id

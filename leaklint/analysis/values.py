@@ -140,9 +140,6 @@ class Estimator(Value):
     # (None for a transformer-only composite or a class the file does not show).
     predictor: object = field(default=None, compare=False, hash=False)
     predictor_span: object = field(default=None, compare=False, hash=False)  # where that predictor was built
-    # One of several estimators (models = [LinearRegression(), SVR()], looped over): its
-    # specs are the first one's
-    varies: bool = field(default=False, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -244,8 +241,6 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
-    if isinstance(a, Estimator) and isinstance(b, Estimator):
-        return replace(a, varies=True)
     if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items) and a.keys == b.keys:
         return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.keys)
     if isinstance(a, Seq) and isinstance(b, Seq) and not a.keys and not b.keys:
