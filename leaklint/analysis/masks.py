@@ -14,7 +14,8 @@ number); one with text (``df[df.source == "train"]``) or on a column the file se
 constant (``test["interest_level"] = 3``, the competition's rows of a stacked table)
 does not. Two cutoffs known as constants pair when the parts they bound do not overlap
 (``<= end`` / ``>= start``), and any other selection by a paired condition is that side
-(``df.loc[train_mask]``).
+(``df.loc[train_mask]``). The folds a list computed from a fold number gives
+(``df[df.kfold.isin(FOLD_MAPPING.get(FOLD))]``) pair with that fold (``df.kfold == FOLD``).
 """
 from __future__ import annotations
 
