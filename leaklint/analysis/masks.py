@@ -33,15 +33,15 @@ _NAMED = ast.Constant(True)  # the comparand of a mask named by a name: ``m`` is
 _SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.NotEq: "!=", ast.Eq: "=="}
 
 
-def _frame(node: ast.Subscript):
+def frame_of(node: ast.Subscript):
     """The frame a subscript selects from (``df`` of ``df[...]`` and of ``df.loc[...]``)."""
     return node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "loc" else node.value
 
 
-def _rows_key(node: ast.Subscript):
+def rows_key(node: ast.Subscript):
     """What selects the rows: the key of ``frame[key]``, the first of ``frame.loc[key, cols]``."""
     key = node.slice
-    if isinstance(key, ast.Tuple) and len(key.elts) == 2 and _frame(node) is not node.value:
+    if isinstance(key, ast.Tuple) and len(key.elts) == 2 and frame_of(node) is not node.value:
         return key.elts[0]
     return key
 
@@ -51,7 +51,7 @@ def _condition(node: ast.Subscript, masks: dict):
     selects by, also through a name bound once to it (``m = a < b; frame[m]``) and negated
     (``frame[~m]`` selects by ``a >= b``). A name bound to any other mask selects by
     ``m == True``, its negation by ``m != True``."""
-    key = _rows_key(node)
+    key = rows_key(node)
     negated = isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.Invert)
     if negated:
         key = key.operand
@@ -65,7 +65,7 @@ def _condition(node: ast.Subscript, masks: dict):
     return key.left, _COMPLEMENT[op] if negated else op, key.comparators[0]
 
 
-def _column(node):
+def column_name(node):
     """The column ``df.year`` / ``df["year"]`` names; None for anything else."""
     if isinstance(node, ast.Attribute):
         return node.attr
@@ -102,13 +102,13 @@ def pair_masks(tree: ast.AST) -> dict:
             names[id(value)] = node.targets[0].id
             candidates[id(value)] = value
     masks = _single_bindings(assigns)
-    markers = {_column(t) for node in assigns if isinstance(node.value, ast.Constant) for t in node.targets}
+    markers = {column_name(t) for node in assigns if isinstance(node.value, ast.Constant) for t in node.targets}
     groups: dict = {}
     lists = []
     for node in candidates.values():
         if not isinstance(node, ast.Subscript) or id(node) not in names:
             continue
-        frame, condition = _frame(node), _condition(node, masks)
+        frame, condition = frame_of(node), _condition(node, masks)
         if isinstance(frame, ast.Name) and frame.id == names[id(node)]:
             continue  # df = df[df.year >= 2000]: a filter
         listed = _listed(node)
@@ -119,7 +119,7 @@ def pair_masks(tree: ast.AST) -> dict:
         left, op, compared = condition
         if op in (ast.Eq, ast.NotEq) and isinstance(compared, ast.Constant) and compared is not _NAMED and not (
                 isinstance(compared.value, int) and not isinstance(compared.value, bool)
-                and _column(left) not in markers):
+                and column_name(left) not in markers):
             continue  # df[df.source == "train"] / != "train": a table's own rows, not a fold
         groups.setdefault((ast.unparse(left), ast.unparse(compared)), {}).setdefault(op, []).append(node)
     sides = {}
@@ -147,7 +147,7 @@ def pair_masks(tree: ast.AST) -> dict:
 
 def _listed(node: ast.Subscript):
     """(the column as text, the list) of ``frame[col.isin(folds)]``; None otherwise."""
-    key = _rows_key(node)
+    key = rows_key(node)
     if isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute) and key.func.attr == "isin" \
             and len(key.args) == 1 and not key.keywords:
         return ast.unparse(key.func.value), key.args[0]
@@ -227,7 +227,7 @@ def _condition_key(node: ast.Subscript, masks: dict, columns=None):
         return None
     left, op, compared = condition
     value = _bound_value(compared, masks)
-    frame = (columns or {}).get(id(node)) or ast.unparse(_frame(node))
+    frame = (columns or {}).get(id(node)) or ast.unparse(frame_of(node))
     return frame, ast.unparse(left), op, value if value is not None else ast.unparse(compared)
 
 

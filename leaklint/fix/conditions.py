@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.masks import items_loop, pair_masks
+from ..analysis.masks import frame_of, items_loop, pair_masks, rows_key
 from ..findings import Fix
 from .common import UNSAFE
 from .rows import changes_rows, lineage
@@ -24,9 +24,7 @@ def condition_early(event, split, t: Tree) -> Fix:
     call = t.call(event.span)
     root = stat_table(call, t)
     training = _training_selection(split, t)
-    key = training.slice
-    if isinstance(training.value, ast.Attribute) and training.value.attr == "loc" and isinstance(key, ast.Tuple):
-        key = key.elts[0]  # df.loc[mask, cols]
+    key = rows_key(training)
     stmt, selecting = t.statement(call), t.statement(training)
     anchor = stmt
     while t.parent.get(anchor) is not t.parent.get(selecting):  # the statement holding the statistic, in the split's block
@@ -36,7 +34,7 @@ def condition_early(event, split, t: Tree) -> Fix:
     items, first = t.block(anchor)
     if t.block(selecting)[0] is not items or t.block(selecting)[1] <= first:
         raise NoFix
-    frame = training.value.value if isinstance(training.value, ast.Attribute) else training.value
+    frame = frame_of(training)
     if not isinstance(frame, ast.Name) or frame.id not in (root.id, _loop_frame(root, t)):
         raise NoFix  # the same condition on another table does not pick that side
     chain, _ = lineage(training, items[first:t.block(selecting)[1]])

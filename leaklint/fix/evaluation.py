@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from ..analysis.masks import column_name
 from ..findings import Fix, Op
 from .common import (SAFE, SELECTION, SPLITTERS, UNSAFE, constructor, fact, is_search, search_constructor, split_call,
                      split_function)
@@ -715,12 +716,8 @@ def _threshold(key) -> bool:
 
 def _fold_number(key) -> bool:
     """``df[df.kfold == fold]``: the rows of one fold of a column of fold numbers."""
-    if not (isinstance(key, ast.Compare) and len(key.ops) == 1 and isinstance(key.ops[0], ast.Eq)):
-        return False
-    column = key.left
-    name = column.attr if isinstance(column, ast.Attribute) else (
-        column.slice.value if isinstance(column, ast.Subscript) and isinstance(column.slice, ast.Constant) else "")
-    return isinstance(name, str) and "fold" in name.lower()
+    return isinstance(key, ast.Compare) and len(key.ops) == 1 and isinstance(key.ops[0], ast.Eq) \
+        and "fold" in (column_name(key.left) or "").lower()
 
 
 def _owner(bound, t: Tree):
