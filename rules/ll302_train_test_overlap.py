@@ -7,7 +7,9 @@ the fit), also when those rows are a part that a later split divided again (fitt
 on the very rows it was fitted on with no held-out score of it anywhere, and passed off
 as performance: the file scores no model on held-out rows, so this is its only measure
 of performance (`fit(X, y)` then `score(X, y)`); or, beside other models' held-out
-scores, printed as a test or validation score (`print("test accuracy:", score(X, y))`),
+scores, the only score of a kind of model the file never tests (a forest tested on the
+held-out side, a support vector classifier only on its own rows), printed as a test or
+validation score (`print("test accuracy:", score(X, y))`),
 set against another model's held-out score (a drop-column importance computed on the
 training rows against a validation baseline), or made beside a `train_test_split` of
 those rows whose sides no code reads (the split was made for the evaluation, and the
@@ -15,7 +17,8 @@ model ignores it); or a model scored on all rows after a split (a second report 
 includes the training rows). These are reported at the score. A training score shown
 next to the same model's held-out score, beside a cross-validation of its rows, or
 printed as a training or in-sample score is a diagnostic and stays silent, as is an
-in-sample score beside other models' held-out scores; predictions never compared with
+in-sample score beside held-out scores of models of its kind (a curve described by its
+in-sample R^2 beside a tested linear model); predictions never compared with
 labels (a submission file) are not a score, and neither are residuals (`y - pred`) that
 are only plotted: they become one when summed up (`np.mean((y - pred) ** 2)`).
 
@@ -171,6 +174,7 @@ def _resubstitution(ctx, reported) -> list:
     }
     cross_validated = {r.root for split in facts.splits.values() if split.kind == "cv" for r in split.rows}
     held_out = {ev.id for ev in facts.evaluations if ev.scored and any(r.side is not None and r.side.held_out for r in ev.rows)}
+    tested_kinds = {facts.learns[fit_id].qualname for fit_id in held_out_scored}
     hits, scored = [], set()
     for evaluation in sorted(facts.evaluations, key=lambda e: (e.span.line, e.span.column)):
         if not evaluation.scored or not evaluation.rows:
@@ -187,11 +191,13 @@ def _resubstitution(ctx, reported) -> list:
                     continue  # rows named before the file makes them (a cell run early): maybe the rows scored honestly later
                 if evaluation.label == "train":
                     continue  # the code calls it a training score: a diagnostic
-                # beside other models' held-out scores, it is a report only when called a test
-                # score, set against one of them, or made beside a split it ignores; with no
-                # held-out score in the file, it is the only measure of performance there is
+                # beside other models' held-out scores, it is a report only when no model of its
+                # kind is tested, when called a test score, set against one of them, or made
+                # beside a split it ignores; with no held-out score in the file, it is the only
+                # measure of performance there is
                 if held_out and evaluation.label != "held-out" and not (
-                        evaluation.compared_with & held_out or _split_ignored(event, facts)):
+                        evaluation.compared_with & held_out or _split_ignored(event, facts)
+                        or event.qualname not in tested_kinds):
                     continue
                 what, own_rows = f"the rows it was fitted on ({event.data}, {ctx.where(event.span)})", True
                 if not held_out:
