@@ -8,7 +8,8 @@ on the very rows it was fitted on with no held-out score of it anywhere, and pas
 as performance: the file scores no model on held-out rows, so this is its only measure
 of performance (`fit(X, y)` then `score(X, y)`); or, beside other models' held-out
 scores, the only score of a kind of model the file never tests (a forest tested on the
-held-out side, a support vector classifier only on its own rows), printed as a test or
+held-out side, a support vector classifier only on its own rows; not a score taken in a
+loop, such as a boosting round's weighted error), printed as a test or
 validation score (`print("test accuracy:", score(X, y))`),
 set against another model's held-out score (a drop-column importance computed on the
 training rows against a validation baseline), or made beside a `train_test_split` of
@@ -197,7 +198,7 @@ def _resubstitution(ctx, reported) -> list:
                 # measure of performance there is
                 if held_out and evaluation.label != "held-out" and not (
                         evaluation.compared_with & held_out or _split_ignored(event, facts)
-                        or event.qualname not in tested_kinds):
+                        or (event.qualname not in tested_kinds and not evaluation.in_loop)):
                     continue
                 what, own_rows = f"the rows it was fitted on ({event.data}, {ctx.where(event.span)})", True
                 if not held_out:
