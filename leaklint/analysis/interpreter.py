@@ -357,13 +357,19 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def _known_truth(self, test, scope) -> Optional[bool]:
         """The truth of a condition on names bound to literals (``flag``, ``not flag``,
-        ``mode == "fast"``); None when any part is not known from literal syntax."""
+        ``mode == "fast"``) or to an object (``scaler is None``); None when any part is not
+        known from literal syntax."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             inner = self._known_truth(test.operand, scope)
             return None if inner is None else not inner
         if isinstance(test, ast.Name):
             literal = getattr(scope.lookup(test.id), "literal", None)
             return bool(literal[0]) if literal is not None and not isinstance(literal[0], Mapping) else None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.IsNot) \
+                and isinstance(test.left, ast.Name) and isinstance(test.comparators[0], ast.Constant) \
+                and test.comparators[0].value is None \
+                and isinstance(scope.lookup(test.left.id), (Estimator, Instance)):
+            return isinstance(test.ops[0], ast.IsNot)  # featurize(X_test, scaler): an object is never None
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in self._COMPARISONS:
             sides = []
             for part in (test.left, test.comparators[0]):
