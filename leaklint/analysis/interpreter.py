@@ -1109,17 +1109,20 @@ class Interpreter(CallsMixin, RecordingMixin):
         inner.globals = scope.globals
         listed = False
         chosen = frozenset()
+        within_sample = True  # every loop runs over parts of one sample (a row's characters)
         for gen in node.generators:
             iterated = self.ev(gen.iter, inner)
+            within_sample = within_sample and as_data(iterated).element
             listed = len(node.generators) == 1 and iterated.__class__ is Seq and bool(iterated.items)
             self.assign(gen.target, self.iterate(iterated), inner)
             for cond in gen.ifs:
                 chosen |= {i for i in as_data(self.ev(cond, inner)).learned if self.facts.learns[i].kind == "selection"}
         self._loops += 1
         try:
-            # the comprehension collects its samples back into one collection; over a
-            # display (models, file names), one item per entry of it
-            result = replace(merge_data([self.ev(elt, inner) for elt in elts]), element=False, listed=listed)
+            # the comprehension collects its samples back into one collection (the parts of
+            # one sample stay that sample); over a display (models, file names), one item per
+            # entry of it
+            result = replace(merge_data([self.ev(elt, inner) for elt in elts]), element=within_sample, listed=listed)
         finally:
             self._loops -= 1
         if chosen and not result.rows:  # [c for c in cols if c not in low_importance]: names chosen by a selection
