@@ -1,7 +1,12 @@
 """## What it does
 Flags statistics computed by hand on all rows and applied to those rows before they
 are split or cross-validated: `(X - X.mean()) / X.std()`, min-max scaling by hand,
-`df.fillna(df.mean())`, `df[c].fillna(df[c].median())`, centering with `np.mean(X, axis=0)`.
+`df.fillna(df.mean())`, `df[c].fillna(df[c].median())`, centering with
+`np.mean(X, axis=0)`, gaps filled with a statistic per category
+(`df["Age"].fillna(df.groupby("Title")["Age"].transform("median"))`). One per entity or
+id (`groupby("breath_id")`) describes each sample from its own rows and is not reported,
+nor is a statistic per category kept as a feature (an income against its occupation's
+mean).
 A helper of the file that fills or scales the frame it is handed in place
 (`def fill(df, c): df[c] = df[c].fillna(df[c].mean())`) changes the caller's frame; the
 finding is at the call. A statistic of a training part that is then cross-validated
@@ -79,6 +84,7 @@ when the values flow through assignments in the same file.
 - The seeds' note on fitting preprocessing inside each fold: "Calculating one set of
   quantities before making the folds" is the mistake this rule finds.
 """
+from leaklint.analysis.syntax import entity_column, identifier_column
 from leaklint.ruleset import learned_before_split, split_clause
 
 CODE = "LL105"
@@ -93,12 +99,25 @@ CATALOG = ("pandas.DataFrame.mean", "pandas.DataFrame.std", "numpy.mean", "numpy
 def check(ctx):
     def matches(event):
         # a statistic of the label itself (a target encoding's prior) is LL103's business
-        return event.kind == "stat" and event.column not in ctx.facts.label_columns
+        if event.column in ctx.facts.label_columns:
+            return False
+        return event.kind == "stat" or (event.kind == "group-stat" and event.fills and _per_category(event.keys))
 
     def explain(event, split):
+        what = f"the {event.qualname} of {event.data}"
+        if event.kind == "group-stat":
+            per = ", ".join(repr(k) for k in event.keys)
+            what = f"a statistic of {event.data}[{event.column!r}] per {per} (groupby(...).{event.qualname})"
         return (
-            f"the {event.qualname} of {event.data} is computed on {event.rows_phrase} and applied to them "
+            f"{what} is computed on {event.rows_phrase} and applied to them "
             f"{split_clause(event, split, ctx)}; the held-out rows helped compute it"
         )
 
     return learned_before_split(ctx, matches, explain, lambda event: {"stat": event.qualname}, resplit=True)
+
+
+def _per_category(keys) -> bool:
+    """A group statistic per category (``groupby("Title")``) pools the rows of many
+    samples; one per entity or id (``groupby("breath_id")``) fills each sample from its
+    own rows (LL203 asks whether the split keeps them together)."""
+    return bool(keys) and all(isinstance(k, str) and not entity_column(k) and not identifier_column(k) for k in keys)

@@ -1005,6 +1005,10 @@ class CallsMixin:
         return tuned
 
     def _data_method(self, data: Data, method, args, kwargs, node, scope) -> Value:
+        if method == "fillna":
+            for learn_id in merge_data(args + list(kwargs.values())).learned:
+                if self.facts.learns[learn_id].kind == "group-stat":
+                    self.facts.learns[learn_id].fills = True
         result = self._data_method_inner(data, method, args, kwargs, node, scope)
         if (
             isinstance(result, Data) and data.by_column and not result.by_column and result.rows == data.rows

@@ -56,6 +56,7 @@ class LearnEvent:
     watched: frozenset = frozenset()  # Rows of its evaluation set (validation_data=, eval_set=)
     lead: int = 0  # a look-ahead of this many rows (shift(-2): 2); 0 when unbounded or unknown
     keys: tuple = ()  # the columns a group statistic groups by
+    fills: bool = False  # a group statistic that fills gaps (``fillna(groupby(...).transform("median"))``)
     mimics: bool = False  # its labels are another model's predictions (a surrogate, a student)
     # A fit's estimator as a model (its spec, a Pipeline's last step's, a search's
     # estimator's), and where that object was built: the runtime checker's model piece.

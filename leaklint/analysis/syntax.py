@@ -214,6 +214,14 @@ def entity_column(name, strict=False) -> bool:
     return with_id or not strict or last not in AMBIGUOUS_ENTITY_WORDS
 
 
+def identifier_column(name) -> bool:
+    """A column named as an identifier of whatever it names (``breath_id``,
+    ``Item_Identifier``, ``order_key``)."""
+    tokens = _words(name) if isinstance(name, str) else []
+    return bool(tokens) and tokens[-1] in ("id", "ids", "identifier", "uuid", "key", "idx") and (
+        len(tokens) > 1 or tokens[0] != "key")
+
+
 AMBIGUOUS_ENTITY_WORDS = frozenset(
     ("subject", "subj", "session", "device", "account", "member", "client", "machine", "meter", "well", "holder")
 )
