@@ -612,6 +612,8 @@ class CallsMixin:
             return self._pipeline(qualname, node, args, kwargs)
         if key == lib.PARTIAL and args and isinstance(args[0], Function):
             return replace(args[0], bound_args=tuple(args[1:]), bound_kwargs=tuple(kwargs.items()))
+        if key == lib.PARTIAL and args and isinstance(args[0], Ref) and len(args) == 1:
+            return args[0]  # partial(recall_n, n=10): called, it is that function (its settings aside)
         train_set = None
         if key in lib.NATIVE_TRAIN and (args or "params" in kwargs):
             train_set = args[1] if len(args) > 1 else kwargs.get("train_set", kwargs.get("dtrain"))
