@@ -230,7 +230,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             scores=a.scores | b.scores,
             size_of=a.size_of if a.size_of == b.size_of else frozenset(),
             texts=a.texts | b.texts if a.texts and b.texts else frozenset(),
-            by_column=a.by_column if a.by_column == b.by_column else (),
+            by_column=a.by_column if a.by_column == b.by_column else _joined_columns(a, b),
             dated=_union(a.dated, b.dated),
             element=a.element and b.element,
             counter=a.counter and b.counter,
@@ -263,6 +263,22 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
     if isinstance(b, Data) and not b.rows and not b.learned:
         return a
     return a
+
+
+def _joined_columns(a: Data, b: Data) -> tuple:
+    """The columns each learned id lives only in, on either path (a loop's first pass
+    and the frame before it): an id either path holds outside named columns is no longer
+    confined to them, nor is one in a column named in a loop (``df[f"x_{w}"]``), which
+    stands for several."""
+    def confined(data):
+        return frozenset().union(*(ids for c, ids in data.by_column if not c.startswith("<")))
+
+    wide = (a.learned - confined(a)) | (b.learned - confined(b))
+    columns = {}
+    for column, ids in a.by_column + b.by_column:
+        if not column.startswith("<"):
+            columns[column] = columns.get(column, frozenset()) | ids
+    return tuple((column, ids - wide) for column, ids in columns.items() if ids - wide)
 
 
 def as_data(value: Optional[Value]) -> Data:
