@@ -11,6 +11,10 @@ StandardScaler, MinMaxScaler or RobustScaler fitted on the training rows before 
 model sees it: `a * x + b` standardized is `x` standardized, so nothing the held-out rows
 taught the first scaler is left.
 
+A search whose cross-validated scores nothing reads (`search.best_params_` only, or an
+optuna objective's folds with only `study.best_params` read) only chooses settings: a
+step fitted on the rows it folds is not reported for it.
+
 Severity: warning. The step learns no labels: fitted on all rows, it only lets the
 held-out rows nudge a mean, a spread or a fill value, which rarely moves a score
 (`leaklint audit` measures no gap for the rule's example on noise, accuracy 0.52

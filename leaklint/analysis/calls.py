@@ -999,8 +999,12 @@ class CallsMixin:
         """``study.optimize(objective, n_trials=50)``: the objective runs once here with an
         unknown trial; the rows it fits and scores on are the rows the study tuned on (none
         known when the objective lives in an installed package)."""
+        first = max(self.facts.splits, default=-1)
         rows = self._run_objective(objective, node)
         event = self._learn("search", lib.STUDY, node, rows, node.func.value)
+        for split in self.facts.splits.values():
+            if split.id > first and split.kind in ("cv", "folds") and split.search is None:
+                split.search = event.id  # the objective's folds score trials: the study reads them
         self._searches[event.id] = span_of(study.node) if study.node is not None else None
         tuned = replace(study, fits=frozenset({event.id}))
         self._last_fitted = tuned

@@ -776,7 +776,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         if isinstance(base, LocalClass):
             return self._class_literal(base, attr, scope)
         if isinstance(base, Estimator):
-            if attr in lib.SEARCH_SCORES:
+            if attr in lib.SEARCH_SCORES or (base.qualname == lib.STUDY and attr in lib.STUDY_SCORES):
                 self.facts.search_scores |= base.fits
             tuned = self._tuned_attribute(base, attr)
             if tuned is not None:

@@ -259,6 +259,8 @@ SETTING_KEYWORDS = frozenset(("n", "frac", "random_state", "replace", "axis", "p
 
 # A search's cross-validated scores: read, they report what its folds measured.
 SEARCH_SCORES = frozenset(("best_score_", "cv_results_", "grid_scores_"))
+# An optuna study's trial scores, read back (``best_params`` only chooses settings).
+STUDY_SCORES = frozenset(("best_value", "best_trial", "best_trials", "trials", "trials_dataframe", "get_trials"))
 # What a fitted selector shows a person reading it: scores that choose columns.
 SCORE_ATTRIBUTES = frozenset(("scores_", "pvalues_", "ranking_", "support_", "get_support", "get_feature_names_out"))
 # A supervised model's per-feature weights: columns chosen by them are chosen with the labels.
