@@ -1092,6 +1092,11 @@ class CallsMixin:
                 with self._site(node, [data], {}):
                     result = self._call_function(args[0], [each] + args[1:], kwargs)
                 return self.derive([data, result], node)
+        if method in ("apply", "transform") and args and isinstance(args[0], Ref) and data.rows \
+                and lib.lib_key(args[0].qualname) in lib.STANDARDIZING_FUNCTIONS and not _per_element(method, data, node):
+            # df.apply(zscore): each column standardized by its own statistics over all rows
+            name = lib.lib_key(args[0].qualname)[1]
+            return self.derive([data, self._statistic(name, data, node, data_node=node.func.value)], node)
         if method == "pivot_table" and data.rows:
             return self._pivot_table(data, node)
         lambdas = [a for a in list(node.args) + [k.value for k in node.keywords] if isinstance(a, ast.Lambda)]

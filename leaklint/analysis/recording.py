@@ -120,7 +120,7 @@ class RecordingMixin:
                 return span, None
         return None, None
 
-    def _statistic(self, name, value, node, axis_position=None) -> Data:
+    def _statistic(self, name, value, node, axis_position=None, data_node=None) -> Data:
         data = as_data(value)
         if not data.rows or data.grouped is not None or data.element or row_wise(node, axis_position):
             return replace(data, column=None, indexer=False)
@@ -131,7 +131,8 @@ class RecordingMixin:
         if (data.stacked or data.listed or (value.__class__ is Seq and value.items)) and along_first(node, axis_position):
             # np.mean([p1, p2], axis=0), np.stack(preds).std(axis=0): across the arrays, per row
             return replace(data, column=None, indexer=False, stacked=False)
-        data_node = node.args[0] if node.args else getattr(node.func, "value", None)
+        if data_node is None:
+            data_node = node.args[0] if node.args else getattr(node.func, "value", None)
         event = self._learn("stat", name, node, data, data_node, column=data.column)
         return Data(learned=data.learned | {event.id}, scores=data.scores)  # np.mean(errors): still that model's score
 
