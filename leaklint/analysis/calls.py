@@ -641,8 +641,9 @@ class CallsMixin:
             self._report(args + list(kwargs.values()), node, "logged")
         if key == ("pandas", "merge_asof") and args:
             return self._merge_asof(node, args, kwargs)
-        if key == ("numpy", "arange") and len(args) == 1 and as_data(args[0]).size_of:
-            return Data(counter=True, positions=as_data(args[0]).size_of)  # np.arange(len(df))
+        if key in (("numpy", "arange"), ("numpy", "permutation")) and len(args) == 1 and as_data(args[0]).size_of:
+            # np.arange(len(df)), np.random.permutation(len(df)): positions of df's rows
+            return Data(counter=True, positions=as_data(args[0]).size_of)
         if key == ("pandas", "get_dummies") and args and as_data(args[0]).by_column:
             # indicator columns are named after the column they encode; the others keep theirs
             return replace(self.derive(args + list(kwargs.values()), node), by_column=as_data(args[0]).by_column)

@@ -880,6 +880,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             if stored not in self._unknown_roots:
                 self._unknown_roots[stored] = Data(rows=self.fresh_rows())
             return self._unknown_roots[stored]
+        if base.positions and not base.rows and id(node) in self._slices:
+            base = Data(rows=base.positions)  # idx[:n] of idx = np.random.permutation(len(X)): a part of X's rows
         if base.size_of and not base.rows:
             return base  # df.shape[0]
         tagged = _tagged_rows(node, base)
