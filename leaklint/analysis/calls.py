@@ -560,6 +560,12 @@ class CallsMixin:
 
     # ------------------------------------------------------- library calls
     def library_call(self, qualname: str, node: ast.Call, scope) -> Value:
+        result = self._library_call(qualname, node, scope)
+        if qualname.startswith("numpy.random.") and isinstance(result, Data) and qualname.rsplit(".", 1)[-1] in lib.RANDOM_DRAWS:
+            return replace(result, noise=True)  # np.random.normal(...), np.random.default_rng(0).normal(...)
+        return result
+
+    def _library_call(self, qualname: str, node: ast.Call, scope) -> Value:
         key = lib.lib_key(qualname)
         args, kwargs = self._arguments(node, scope)
         self._note_handed(args, kwargs, node)

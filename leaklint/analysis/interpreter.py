@@ -999,6 +999,11 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not isinstance(node.op, ARITHMETIC) or counts_codes(node):
             left, right = self._drop_stats(as_data(left)), self._drop_stats(as_data(right))
         self._compare_scores(as_data(left).scores, as_data(right).scores)
+        if isinstance(node.op, (ast.Mult, ast.Div)) and (as_data(left).noise or as_data(right).noise):
+            # noise * X_test.std(axis=0): random draws scaled by a statistic of other rows
+            # still describe no row (a statistic of the draws themselves is their own)
+            drawn = frozenset().union(*(as_data(v).rows for v in (left, right) if as_data(v).noise))
+            return replace(self.derive([self._scaling_noise(as_data(v), drawn) for v in (left, right)], node), noise=True)
         if isinstance(node.op, ast.Sub):  # y_test - pred: errors by hand, a score once summed up
             errors = _set_against_labels([left, right])
             if errors:
@@ -1014,6 +1019,14 @@ class Interpreter(CallsMixin, RecordingMixin):
             if joined is not None:  # column_name + "__zscore": a column name built from constants
                 return replace(self.derive([left, right], node), texts=frozenset({joined}))
         return self.derive([left, right], node)
+
+    def _scaling_noise(self, data: Data, drawn: frozenset) -> Data:
+        """``data`` without the statistics of rows other than the random ``drawn`` ones."""
+        roots = {r.root for r in drawn}
+        foreign = frozenset(i for i in data.learned if self.facts.learns[i].kind == "stat"
+                            and not any(r.root in roots for r in self.facts.learns[i].rows))
+        return replace(data, learned=data.learned - foreign,
+                       by_column=tuple((c, ids - foreign) for c, ids in data.by_column if ids - foreign))
 
     def _against_labels(self, values) -> None:
         """Predictions set against labels (``pred == y_test``): the model that made them was

@@ -259,6 +259,9 @@ SETTING_KEYWORDS = frozenset(("n", "frac", "random_state", "replace", "axis", "p
 
 # A search's cross-validated scores: read, they report what its folds measured.
 SEARCH_SCORES = frozenset(("best_score_", "cv_results_", "grid_scores_"))
+# numpy's random draws (np.random.normal, a generator's rng.normal).
+RANDOM_DRAWS = frozenset(("normal", "standard_normal", "randn", "rand", "random", "random_sample", "uniform",
+                          "laplace", "lognormal", "exponential"))
 # An optuna study's trial scores, read back (``best_params`` only chooses settings).
 STUDY_SCORES = frozenset(("best_value", "best_trial", "best_trials", "trials", "trials_dataframe", "get_trials"))
 # What a fitted selector shows a person reading it: scores that choose columns.

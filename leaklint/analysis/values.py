@@ -74,6 +74,7 @@ class Data(Value):
     # Evaluations whose predictions were taken from labels (``y - pred``) and not yet
     # summed up: residuals to plot are not a score, their mean square is
     residuals: frozenset = frozenset()
+    noise: bool = False  # random draws, or a generator of them (np.random.normal, rng.normal): they describe no row
     # columns chosen by names the analysis cannot read (``df[predictors]``): which of the
     # frame's columns it holds is a guess (all of them are assumed)
     unsure: bool = False
