@@ -17,8 +17,8 @@ _WRAPPERS = {"int", "len", "round", "math", "np", "floor", "ceil"}
 def bound_of(node) -> str:
     """The cut point of a slice, by the variables it is computed from.
 
-    ``data[:int(n)]`` and ``data[n - 60:]`` (a look-back window) cut at ``n``; a bound
-    made of literals only is kept as written. A bound counted from the end (``[:-k]``)
+    ``data[:int(n)]`` and ``data[n - 60:]`` (a look-back window) cut at ``n``, and
+    ``data[:int(n * 0.7)]`` at ``n * 0.7``; a bound made of literals only is kept as written. A bound counted from the end (``[:-k]``)
     cuts elsewhere than ``[k:]``: those two are inputs and targets ``k`` steps apart.
     """
     if node is None:
@@ -30,8 +30,14 @@ def bound_of(node) -> str:
     names = sorted(
         {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id not in _WRAPPERS}
     )
+    # a fraction of them cuts elsewhere: X[:int(n * 0.7)], X[int(n * 0.7):int(n * 0.85)]
+    factors = sorted(
+        {repr(side.value) for n in ast.walk(node) if isinstance(n, ast.BinOp)
+         and isinstance(n.op, (ast.Mult, ast.Div, ast.FloorDiv))
+         for side in (n.left, n.right) if isinstance(side, ast.Constant) and isinstance(side.value, (int, float))}
+    )
     if names:
-        return ", ".join(names)
+        return ", ".join(names) + ("".join(" * " + f for f in factors) if factors else "")
     try:
         return ast.unparse(node)
     except Exception:  # malformed synthetic trees
