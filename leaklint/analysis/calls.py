@@ -254,6 +254,12 @@ def _fill_method(node) -> Optional[str]:
     return node.func.attr
 
 
+def _whole_fraction(node) -> bool:
+    """``df.sample(frac=1)``: every row, in random order."""
+    value = keyword_node(node, "frac")
+    return isinstance(value, ast.Constant) and value.value in (1, 1.0) and not isinstance(value.value, bool)
+
+
 def _drawn_to_a_size(node, args, kwargs) -> bool:
     """``sample(n)`` with ``n`` the size of other rows (``len(fraud)``), not a literal
     and not a fraction: undersampling, when the rows sampled are one class."""
@@ -574,6 +580,8 @@ class CallsMixin:
             self._mark_scored(merge_data(args).residuals)  # np.mean((y - pred) ** 2): a score by hand
         if key in lib.SPLIT_FUNCTIONS:
             return self._train_test_split(qualname, node, args, kwargs)
+        if key == ("sklearn", "shuffle") and len(args) == 1 and as_data(args[0]).rows and qualname.startswith("sklearn.utils"):
+            return replace(self.derive(args, node), shuffled=span_of(node))  # sklearn.utils.shuffle(df)
         if key in lib.PROGRESS_BARS and args:
             return args[0]
         if key in lib.PROGRESS_RANGES:
@@ -1036,6 +1044,8 @@ class CallsMixin:
             return replace(result, learned=result.learned | {ahead})
         if method == "shift" and isinstance(result, Data) and _lead(method, node) < 0:
             result = self._lagged(result, -_lead(method, node))
+        if data.shuffled is not None and method in lib.ORDER_KEEPING and isinstance(result, Data):
+            result = replace(result, shuffled=data.shuffled)  # df.sample(frac=1).reset_index(drop=True)
         return result
 
     def _lagged(self, data: Data, lag: int) -> Data:
@@ -1113,6 +1123,8 @@ class CallsMixin:
             return self.derive([data] + results + args, node)
         if method in ("corr", "corrwith") and data.rows:
             return self._correlation(data, method, args, node)
+        if method == "sample" and _whole_fraction(node) and data.rows and not keyword_true(node, "replace"):
+            return replace(self.derive([data], node), shuffled=span_of(node))  # df.sample(frac=1): a shuffle
         if method == "sample" and keyword_fraction(node) and data.rows and not keyword_true(node, "replace"):
             split = self._new_split("split", "sample", node, data, node.func.value, True, span_of(node), _sampled_split(node))
             self._split_inputs(split, [data])

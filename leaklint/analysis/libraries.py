@@ -259,6 +259,8 @@ SETTING_KEYWORDS = frozenset(("n", "frac", "random_state", "replace", "axis", "p
 
 # A search's cross-validated scores: read, they report what its folds measured.
 SEARCH_SCORES = frozenset(("best_score_", "cv_results_", "grid_scores_"))
+# Frame methods that keep the rows in their order (a shuffle stays a shuffle).
+ORDER_KEEPING = frozenset(("reset_index", "copy", "drop", "dropna", "rename", "astype", "fillna", "replace", "to_numpy"))
 # numpy's random draws (np.random.normal, a generator's rng.normal).
 RANDOM_DRAWS = frozenset(("normal", "standard_normal", "randn", "rand", "random", "random_sample", "uniform",
                           "laplace", "lognormal", "exponential"))

@@ -71,7 +71,9 @@ class RecordingMixin:
         split = self._slice_splits.get((split_kind, bound))
         if split is None:
             name = f"[:{bound}] / [{bound}:]" if split_kind == "slice" else bound
-            split = self._new_split(split_kind, name, node, base, node.value, False, None, {})
+            # the rows were put in random order first (df.sample(frac=1)): a shuffled split
+            frame = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr in ("iloc", "loc") else node.value
+            split = self._new_split(split_kind, name, node, base, frame, base.shuffled is not None, base.shuffled, {})
             self._slice_splits[(split_kind, bound)] = split
         elif not base.rows <= split.rows:
             split.rows = split.rows | base.rows

@@ -74,7 +74,8 @@ class Data(Value):
     # Evaluations whose predictions were taken from labels (``y - pred``) and not yet
     # summed up: residuals to plot are not a score, their mean square is
     residuals: frozenset = frozenset()
-    noise: bool = False  # random draws, or a generator of them (np.random.normal, rng.normal): they describe no row
+    noise: bool = False  # random draws (np.random.normal, rng.normal): they describe no row
+    shuffled: object = None  # the Span where the rows were put in random order (df.sample(frac=1))
     # columns chosen by names the analysis cannot read (``df[predictors]``): which of the
     # frame's columns it holds is a guess (all of them are assumed)
     unsure: bool = False
