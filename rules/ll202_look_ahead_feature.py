@@ -59,7 +59,10 @@ which value the row may know at prediction time is the user's decision.
 
 ## Known limitations
 The label itself is not a feature: a look-ahead that becomes `y` (the forecasting
-target, `df["close"].shift(-1)`) is how forecasting works and stays silent. A column
+target, `df["close"].shift(-1)`) is how forecasting works and stays silent; the label's
+gaps filled from later rows (`df["close"].interpolate()`) and then lagged into a feature
+(`df["close"].shift(1)`) are reported, as the lag on a Monday is Sunday's value made
+from Monday's own price. A column
 known only by position (`df.iloc[:, :-1]`) is assumed to include every column built
 before it, except a helper column of the label (`df["next"] = df["close"].shift(-1)`,
 from which the label is computed), taken to be left out when the features are chosen by
@@ -114,13 +117,19 @@ def check(ctx):
         return []
     hits = {}
     for event in sorted(facts.learns.values(), key=lambda e: e.id):
-        if not _reads_later_rows(event, facts) or _is_label(event, facts):
+        # the label's own column, gap-filled from later rows (interpolate, bfill), reaches the
+        # features through its lag; the label itself is no feature
+        labelled = _is_label(event, facts)
+        if labelled and (event.column is None or event.id not in facts.lagged_ahead):
+            continue
+        if not _reads_later_rows(event, facts):
             continue
         # time order shown by dates, a datetime index or a resample: lag or window features
         # alone also build neighbour features of signals and sequences that are not forecasts
         trainings = [t for t in facts.trainings if event.id in t.features and _dated(event.time, t.time)]
-        if _builds_label(event, facts):
-            # a helper column of the label: a feature only where the columns are read for sure
+        if _builds_label(event, facts) or labelled:
+            # a helper column of the label, or the label's lag: a feature only where the
+            # columns are read for sure
             trainings = [t for t in trainings if not t.unsure]
         if event.kind == "group-stat":  # mapped back onto the rows it was computed from
             roots = {r.root for r in event.rows}

@@ -1055,6 +1055,7 @@ class CallsMixin:
             i for i in data.learned
             if self.facts.learns[i].kind == "ahead" and 0 < self.facts.learns[i].lead <= lag
         )
+        self.facts.lagged_ahead |= {i for i in data.learned if self.facts.learns[i].kind == "ahead"} - undone
         if not undone:
             return data
         by_column = tuple((c, ids - undone) for c, ids in data.by_column if ids - undone)
