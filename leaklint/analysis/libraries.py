@@ -245,7 +245,8 @@ RESAMPLE_METHODS = frozenset(("fit_resample", "fit_sample"))
 OUTPUT_FIT_METHODS = FIT_METHODS - {"fit", "partial_fit"}
 # list.append(x) and friends: the list now holds what x holds.
 COLLECTING_METHODS = frozenset(("append", "extend", "insert"))
-PREDICT_METHODS = frozenset(("predict", "predict_proba", "predict_log_proba", "decision_function"))
+PREDICT_METHODS = frozenset(("predict", "predict_proba", "predict_log_proba", "decision_function",
+                             "staged_predict", "staged_predict_proba", "staged_decision_function"))
 SCORE_METHODS = frozenset(("score", "evaluate"))
 APPLY_METHODS = frozenset(("transform", "inverse_transform", "score_samples", "apply", "kneighbors"))
 # Picking the best of several scores.
