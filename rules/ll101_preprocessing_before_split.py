@@ -12,8 +12,9 @@ model sees it: `a * x + b` standardized is `x` standardized, so nothing the held
 taught the first scaler is left.
 
 A search whose cross-validated scores nothing reads (`search.best_params_` only, or an
-optuna objective's folds with only `study.best_params` read) only chooses settings: a
-step fitted on the rows it folds is not reported for it.
+optuna objective's folds with only `study.best_params` read) only chooses settings, and
+out-of-fold predictions no metric reads (`cross_val_predict` kept as stacking features)
+score nothing: a step fitted on the rows they fold is not reported for them.
 
 Severity: warning. The step learns no labels: fitted on all rows, it only lets the
 held-out rows nudge a mean, a spread or a fill value, which rarely moves a score

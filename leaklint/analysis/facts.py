@@ -230,6 +230,7 @@ class Facts:
     runs_strings: bool = False  # the file calls exec / eval: code built as text may read anything
     kept_sides: set = field(default_factory=set)  # Sides still held by module-level names at the end
     search_scores: set = field(default_factory=set)  # fit ids of searches whose CV scores code read
+    out_of_fold: dict = field(default_factory=dict)  # cross_val_predict's split id -> the Evaluation of its predictions
     lagged_ahead: set = field(default_factory=set)  # look-ahead ids a lag (shift(k > 0)) carried on without undoing
     unread_lines: frozenset = frozenset()  # lines of code the analysis could not read (syntax errors, skipped cells)
     unread_names: frozenset = frozenset()  # the identifiers on those lines

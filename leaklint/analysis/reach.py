@@ -60,6 +60,9 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
             split.use = "other"  # a preprocessing notebook or script: split, but no model or metric in it
         if split.search is not None and split.search not in facts.search_scores:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
+        if split.id in facts.out_of_fold and not any(
+                ev.scored for ev in facts.evaluations if ev.id == facts.out_of_fold[split.id]):
+            split.use = "other"  # out-of-fold predictions no metric reads: stacking features, not a score
         if split.kind in POSITIONAL and not any(holds_held_out(ev.rows, split.id) and (ev.scored or split.kind == "slice")
                                                 for ev in facts.evaluations):
             # x[:n] / x[n:] with nothing scored on the tail: a second training part; a part

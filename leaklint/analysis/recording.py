@@ -15,6 +15,7 @@ from .facts import (
     Choice,
     Contamination,
     EarlyStop,
+    Evaluation,
     LearnEvent,
     Repeats,
     Sink,
@@ -499,6 +500,14 @@ class RecordingMixin:
             self.facts.nested.add(span_of(est.node))  # a search cross-validated whole: nested CV
         split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
         self._split_inputs(split, [x_val], y_val)
+        if lib.lib_key(qualname)[1] == "cross_val_predict":
+            # out-of-fold predictions: an evaluation once set against the labels (a metric),
+            # stacking features or a submission while nothing scores them
+            evaluation = Evaluation(self.new_id(), span_of(node), frozenset(), as_data(x_val).rows, text_of(x_node),
+                                    in_loop=self._loops > 0, learned=as_data(x_val).learned)
+            self.facts.evaluations.append(evaluation)
+            self.facts.out_of_fold[split.id] = evaluation.id
+            return Data(learned=as_data(x_val).learned, scores=frozenset({evaluation.id}))
         return Data(learned=as_data(x_val).learned)
 
     def _search(self, est: Estimator, data: Data, y_data, node, scope, fit_id: int) -> None:
