@@ -1886,3 +1886,31 @@ def test_a_statistic_before_a_split_by_a_condition_is_computed_on_the_rows_that_
         nans = "df.loc[rng.random(400) < 0.2, 'hours'] = np.nan\n"
         _ran(tmp_path, out.replace(nans, nans + "raw = df.copy()\n") + (
             "assert (df.hours[raw.hours.isna()] == raw.hours[raw.year != 2012].median()).all()\n"))
+
+
+def test_no_draw_before_a_helper_that_reads_a_table_bound_after_it():
+    # the helper reads the global X, which the module binds after the def: a draw before the
+    # def would read a name that does not exist yet
+    source = (
+        "import numpy as np\nfrom sklearn.preprocessing import StandardScaler\n"
+        "from sklearn.model_selection import train_test_split\nfrom sklearn.linear_model import LogisticRegression\n"
+        "def scale():\n    return StandardScaler().fit_transform(X)\n"
+        "X = np.random.rand(100, 3)\ny = np.random.randint(0, 2, 100)\nX = scale()\n"
+        "Xa, Xb, ya, yb = train_test_split(X, y)\nprint(LogisticRegression().fit(Xa, ya).score(Xb, yb))\n"
+    )
+    assert _only_fix("a.py", source.encode()) is None
+
+
+def test_no_refit_fix_when_the_held_out_rows_were_already_transformed_by_the_training_fit():
+    source = (
+        "import numpy as np\nfrom sklearn.preprocessing import MinMaxScaler\n"
+        "from sklearn.model_selection import train_test_split\nfrom sklearn.ensemble import RandomForestClassifier\n"
+        "X, y = np.random.rand(100, 3), np.random.randint(0, 2, 100)\n"
+        "Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.2, random_state=0)\n"
+        "mm = MinMaxScaler()\nXtr = mm.fit_transform(Xtr)\nXte = mm.transform(Xte)\n"
+        "sc = MinMaxScaler()\nXte = sc.fit_transform(Xte)\n"
+        "print(RandomForestClassifier().fit(Xtr, ytr).score(Xte, yte))\n"
+    )
+    assert _only_fix("a.py", source.encode()) is None
+    # without the earlier transform, the refit becomes a transform with the training fit
+    assert _only_fix("a.py", source.replace("Xte = mm.transform(Xte)\n", "").encode()) is not None

@@ -31,7 +31,7 @@ def refit_fix(hit, facts, t: Tree) -> Fix:
         if isinstance(outer, ast.Call) and outer.func is attribute and call_name(outer) == "transform":
             out, method = outer, "fit_transform"
     trained = _trained_twin(event, call, recv, facts, t)
-    if trained is None:
+    if trained is None or _already_applied(data, trained, call, t):
         raise NoFix
     if isinstance(recv, ast.Name):
         twin = trained.func.value.id
@@ -110,6 +110,19 @@ def _trained_twin(event, call, recv, facts, t: Tree):
         if same and (best is None or twin.lineno > best.lineno):
             best = twin
     return best
+
+
+def _already_applied(data, twin, call, t: Tree) -> bool:
+    """The held-out rows the refit reads were already transformed by the training fit
+    (``Xte = scaler.transform(Xte)``, then ``Xte = sc.fit_transform(Xte)``): applying it
+    again would transform them twice."""
+    if not (isinstance(data, ast.Name) and isinstance(twin.func.value, ast.Name)):
+        return False
+    bound = t.binding(data.id, call)
+    stmt = t.parent.get(bound) if bound is not None else None
+    value = stmt.value if isinstance(stmt, ast.Assign) else None
+    return isinstance(value, ast.Call) and call_name(value) == "transform" and isinstance(value.func, ast.Attribute) \
+        and isinstance(value.func.value, ast.Name) and value.func.value.id == twin.func.value.id
 
 
 def _fresh_copies(name: str, twin, call, t: Tree):

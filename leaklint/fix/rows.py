@@ -79,6 +79,8 @@ class Draw:
         t = self.t
         if not set(names) <= self.sources:
             raise NoFix  # a table the split's rows do not come from (a subset, another file) has other rows
+        if any(not t.written(name, 0, self.anchor.lineno) for name in names):
+            raise NoFix  # a table made after the statement (a helper reading a global bound later)
         draw = f"{self.func}({', '.join(names)}{self.options})"
         existing = self._existing(draw)
         if existing is not None:
