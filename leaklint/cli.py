@@ -148,7 +148,8 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
             if diff:
                 return _show_diff(outcome, output_file)
             if "-" in paths:
-                return _stdout_fixed(outcome, raws, run)
+                _stdout_fixed(outcome, raws)
+                return _stdin_remaining(lint(), resolver, unsafe_fixes, exit_zero, fix_only, outcome.fixed)
             run.internal.extend(write(outcome))
             fixed = outcome.fixed
             if outcome.changed:
@@ -209,13 +210,30 @@ def _show_diff(outcome, output_file) -> int:
     return EXIT_FINDINGS if outcome.changed else (EXIT_ERROR if outcome.errors else EXIT_CLEAN)
 
 
-def _stdout_fixed(outcome, raws: dict, run) -> int:
-    """``--fix`` on stdin: the fixed source goes to stdout, as ruff does."""
+def _stdout_fixed(outcome, raws: dict) -> None:
+    """``--fix`` on stdin: the fixed source goes to stdout, as ruff does (and is what the
+    remaining findings are then read from)."""
     name = next(iter(raws))
-    new = outcome.changed.get(name, (None, raws[name]))[1]
-    sys.stdout.buffer.write(new)
+    raws[name] = outcome.changed.get(name, (None, raws[name]))[1]
+    sys.stdout.buffer.write(raws[name])
     sys.stdout.flush()
-    return EXIT_ERROR if run.internal else EXIT_CLEAN
+
+
+def _stdin_remaining(run, resolver, unsafe_fixes, exit_zero, fix_only, fixed) -> int:
+    """After ``--fix`` on stdin, what remains goes to stderr (stdout holds the source); the
+    exit code says whether a leak remains, as for files."""
+    leaks = [f for f in run.findings if f.code != PARSE_CODE]
+    failing = [f for f in leaks if resolver(Path(os.path.abspath(f.path))).fails(f.severity)]
+    if not fix_only:
+        shown = sorted(run.findings + run.errors, key=lambda f: f.sort_key())
+        report = render("concise", shown, os.getcwd(), unsafe_fixes)
+        report += summary(len(leaks), len({f.path for f in leaks}), 0, 0, fixed) + "\n"
+        click.echo(report, err=True, nl=False)
+    for line in run.internal:
+        click.echo(f"leaklint: {line}", err=True)
+    if run.internal:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if failing and not exit_zero and not fix_only else EXIT_CLEAN
 
 
 def _statistics(findings) -> str:

@@ -449,6 +449,14 @@ def test_fix_on_stdin_writes_the_fixed_source(project):
     proc = leaklint("--fix", "--stdin-filename", "cv.py", "-", cwd=project, stdin=source)
     assert proc.returncode == 0
     assert "make_pipeline(SelectKBest" in proc.stdout and "X20" not in proc.stdout
+    assert "0 remaining" in proc.stderr
+
+
+def test_fix_on_stdin_reports_what_remains_on_stderr_and_fails(project):
+    source = (project / "no_fix.py").read_text()
+    proc = leaklint("--fix", "--stdin-filename", "no_fix.py", "-", cwd=project, stdin=source)
+    assert proc.returncode == 1 and proc.stdout == source
+    assert "no_fix.py:" in proc.stderr and "LL203" in proc.stderr
 
 
 def test_json_fix_edits_rebuild_the_fixed_file(project):
