@@ -155,7 +155,12 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
             if outcome.changed:
                 run = lint()
             if fix_only:
-                click.echo(f"Fixed {fixed:,} {'leak' if fixed == 1 else 'leaks'}." if fixed else "No leaks fixed.")
+                message = f"Fixed {fixed:,} {'leak' if fixed == 1 else 'leaks'}." if fixed else "No leaks fixed."
+                if output_format in ("concise", "full"):
+                    _write(message + "\n", output_file)
+                else:  # a machine format reports no finding (none is reported), still parseable
+                    _write(render(output_format, [], os.getcwd(), unsafe_fixes), output_file)
+                    click.echo(message, err=True)
                 return EXIT_ERROR if run.internal else EXIT_CLEAN
         leaks = [f for f in run.findings if f.code != PARSE_CODE]
         counted_errors = [e for e in run.errors if resolver(Path(os.path.abspath(e.path))).selects_parse_errors(e.path)]

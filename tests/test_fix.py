@@ -418,6 +418,12 @@ def test_fix_only_reports_the_count_and_exits_zero(project):
     assert leaklint("leaky.py", cwd=project).returncode == 0
 
 
+def test_fix_only_keeps_a_machine_format_parseable(project):
+    proc = leaklint("--fix-only", "--unsafe-fixes", "--output-format", "json", "leaky.py", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [] and proc.stderr == "Fixed 2 leaks.\n"
+
+
 def test_diff_changes_nothing_and_applies_with_patch_and_git(project, tmp_path):
     before = {p.name: p.read_bytes() for p in project.iterdir()}
     proc = leaklint("--diff", "--unsafe-fixes", ".", cwd=project)
