@@ -23,6 +23,8 @@ def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
     bad = lines[lineno - 1]
     indent = bad[: len(bad) - len(bad.lstrip())]
     neutral = _neutral(bad.strip())
+    if neutral.endswith(":") and not _indented_after(lines, lineno, indent):
+        neutral = "pass"  # a broken header with no block under it (``def (:`` above top-level code)
     if bad.strip() and bad.strip() != neutral:
         lines[lineno - 1] = indent + neutral
     elif bad:
@@ -30,6 +32,12 @@ def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
     else:
         return None
     return "\n".join(lines)
+
+
+def _indented_after(lines: list, lineno: int, indent: str) -> bool:
+    """The next line with code after ``lineno`` is indented deeper than ``indent``."""
+    following = next((line for line in lines[lineno:] if line.strip() and not line.lstrip().startswith("#")), "")
+    return len(following) - len(following.lstrip()) > len(indent)
 
 
 def _neutral(statement: str) -> str:

@@ -178,6 +178,15 @@ def test_bad_lines_do_not_hide_the_rest_of_a_script(tmp_path):
     assert all(f["message"].endswith("; line skipped") for f in json.loads(proc.stdout) if f["code"] == "LL000")
 
 
+@pytest.mark.parametrize("header", ["def (:", "class:", "for x in :"])
+def test_a_broken_header_with_no_block_under_it_is_one_skipped_line(tmp_path, header):
+    (tmp_path / "top.py").write_text(header + "\n" + LEAKY)
+    proc = leaklint("--output-format", "json", "top.py", cwd=tmp_path)
+    found = sorted((f["code"], f["line"]) for f in json.loads(proc.stdout))
+    assert found == [("LL000", 1), ("LL101", LEAK_LINE + 1)]
+    assert json.loads(proc.stdout)[0]["message"].endswith("; line skipped")
+
+
 def test_ll000_counts_when_selected(tmp_path):
     (tmp_path / "bin.py").write_bytes(_binary())
     assert leaklint("bin.py", cwd=tmp_path).returncode == 0
