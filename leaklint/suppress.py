@@ -11,7 +11,9 @@ A ``noqa`` counts only in a comment, not inside a string literal.
 """
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 _CODE = r"[A-Za-z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.I)
@@ -23,7 +25,18 @@ _last_file = (None, frozenset())  # (lines list, codes) of the last file asked a
 
 def file_is_suppressed(text: str) -> bool:
     """A bare ``# leaklint: noqa`` line: nothing in the file is reported."""
-    return _FILE_NOQA.search(text) is not None
+    lines = [text.count("\n", 0, match.start() + match.group(0).index("#")) + 1 for match in _FILE_NOQA.finditer(text)]
+    return bool(lines) and bool(set(lines) & _comment_lines(text))
+
+
+def _comment_lines(text: str) -> set:
+    """The lines holding a comment token (not a line of a string literal that starts with
+    ``#``); every line when the file does not tokenize, as the lines read as written."""
+    try:
+        return {token.start[0] for token in tokenize.generate_tokens(io.StringIO(text).readline)
+                if token.type == tokenize.COMMENT}
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return set(range(1, text.count("\n") + 2))
 
 
 def file_codes(lines: list) -> frozenset:
@@ -31,12 +44,14 @@ def file_codes(lines: list) -> frozenset:
     global _last_file
     if _last_file[0] is lines:
         return _last_file[1]
-    codes = set()
-    for line in lines:
+    codes, comments = set(), None
+    for number, line in enumerate(lines, 1):
         if "leaklint" in line:
             match = _FILE_CODES.match(line)
             if match:
-                codes |= _split(match.group("codes"))
+                comments = _comment_lines("\n".join(lines)) if comments is None else comments
+                if number in comments:
+                    codes |= _split(match.group("codes"))
     _last_file = (lines, frozenset(codes))
     return _last_file[1]
 

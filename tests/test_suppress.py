@@ -93,6 +93,12 @@ def test_file_level_noqa_must_be_on_its_own_line():
     assert len(found(script(scale_comment="  # leaklint: noqa"))) == 2
 
 
+@pytest.mark.parametrize("line", ["# leaklint: noqa", "# leaklint: noqa: LL101, LL102"])
+def test_file_level_noqa_inside_a_string_literal_silences_nothing(line):
+    assert len(found('doc = """\n' + line + '\n"""\n' + script())) == 2
+    assert found("\n\n    " + line + "\n" + script()) == []  # after blank lines, indented: still a comment
+
+
 def test_file_level_noqa_with_codes():
     assert [code for _, _, code in found("# leaklint: noqa: LL101\n" + script())] == ["LL102"]
     assert found("# leaklint: noqa: LL101, LL102\n" + script()) == []
