@@ -445,6 +445,23 @@ def test_diff_changes_nothing_and_applies_with_patch_and_git(project, tmp_path):
     assert clean.returncode == 0 and clean.stdout == ""
 
 
+def test_diff_of_a_path_with_spaces_applies_with_patch_and_git(project, tmp_path):
+    spaced = tmp_path / "my project"
+    (spaced / "sub folder").mkdir(parents=True)
+    shutil.copy(project / "cv.py", spaced / "sub folder" / "cv fit.py")
+    proc = leaklint("--diff", "sub folder/cv fit.py", cwd=spaced)
+    assert proc.returncode == 1
+    for tool in (["patch", "-p0", "-s", "-i"], ["git", "apply", "-p0"]):
+        if shutil.which(tool[0]) is None:
+            continue
+        copy = tmp_path / tool[0]
+        shutil.copytree(spaced, copy)
+        patch_file = tmp_path / f"{tool[0]}.patch"
+        patch_file.write_text(proc.stdout)
+        subprocess.run(tool + [str(patch_file)], cwd=copy, check=True, capture_output=True)
+        assert "make_pipeline(SelectKBest" in (copy / "sub folder" / "cv fit.py").read_text()
+
+
 def test_diff_and_fix_together_is_a_usage_error(project):
     proc = leaklint("--diff", "--fix", "cv.py", cwd=project)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1

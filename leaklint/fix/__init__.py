@@ -117,7 +117,9 @@ def unified_diff(path: str, old: bytes, new: bytes) -> str:
     lines are the file's ``\\n``-ended lines, as those tools read them."""
     a, b = list(io.StringIO(_text(old), newline="\n")), list(io.StringIO(_text(new), newline="\n"))
     lines = []
-    for line in difflib.unified_diff(a, b, fromfile=path, tofile=path):
+    # a name with a space ends at a tab, as diff writes it, or patch reads only its first word
+    named = path + "\t" if any(ch.isspace() for ch in path) else path
+    for line in difflib.unified_diff(a, b, fromfile=named, tofile=named):
         lines.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(lines)
 
