@@ -72,6 +72,15 @@ def _merge(stored: list, old: list, new: list) -> list:
         if tag == "replace" and i2 - i1 == j2 - j1:
             out.extend(_timed(stored[k], old[k], new[j1 + k - i1]) for k in range(i1, i2))
             continue
+        if tag == "replace" and i2 - i1 == 1 and stored[i1] != old[i1]:
+            # lines put before a ``%time stmt`` line whose statement is rewritten in place
+            kept = [j for j in range(j1, j2) if new[j].startswith(old[i1][:len(old[i1]) - len(old[i1].lstrip(" \t"))]
+                                                                  + TIMED_PREFIX)]
+            if len(kept) == 1:
+                out.extend(new[j1:kept[0]])
+                out.append(_timed(stored[i1], old[i1], new[kept[0]]))
+                out.extend(new[kept[0] + 1:j2])
+                continue
         if any(stored[k] != old[k] for k in range(i1, i2)):
             raise FixError("the fix would change a line IPython rewrites (a magic)")
         out.extend(new[j1:j2])
