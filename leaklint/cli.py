@@ -63,6 +63,8 @@ def _codes(value: str | None, option: str) -> tuple | None:
     if value is None:
         return None
     codes = tuple(c.strip().upper() for c in value.split(",") if c.strip())
+    if not codes:
+        raise click.BadParameter("no rule code given (an empty value would select no rule)", param_hint=option)
     for code in codes:
         if not known_selector(code):
             raise click.BadParameter(f"unknown rule code {code!r}", param_hint=option)

@@ -227,8 +227,11 @@ def parse_table(table, origin: Path) -> Settings:
                 hint = " (it belongs in a rule's table, e.g. [tool.leaklint.rules.LL101])"
             fail(key, f"unknown key{hint} (known: {', '.join(sorted(_KNOWN))})")
         if key in _LIST_KEYS:
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            if not isinstance(value, list):
                 fail(key, f"must be a list of strings, not {_type_name(value)}")
+            stray = next((v for v in value if not isinstance(v, str)), None)
+            if stray is not None:
+                fail(key, f"must be a list of strings, not a list holding {_type_name(stray)} ({stray!r})")
             if key in _CODE_KEYS:
                 for code in value:
                     _check_code(code, key, fail)

@@ -120,7 +120,8 @@ def test_stdin(project):
     assert proc.returncode == 1 and proc.stdout.startswith("snippet.py:9:5: LL101")
 
 
-@pytest.mark.parametrize("args", [("missing_dir/",), ("--select", "XX9", "."), ("--output-format", "xml", "."), ("--nope",)])
+@pytest.mark.parametrize("args", [("missing_dir/",), ("--select", "XX9", "."), ("--select", "", "."), ("--output-format", "xml", "."),
+                                  ("--nope",)])
 def test_usage_errors_exit_two_in_one_line(project, args):
     proc = leaklint(*args, cwd=project)
     assert proc.returncode == 2
