@@ -21,7 +21,7 @@ from . import __version__
 from .audit.command import audit
 from .cache import CACHE_DIR
 from .config import SEVERITIES, ConfigError, known_selector
-from .engine import PARSE_CODE, SKIPPED_SUFFIXES
+from .engine import PARSE_CODE, PARSE_DOC, PARSE_HELP, PARSE_NAME, PARSE_SUMMARY, SKIPPED_SUFFIXES
 from .report import FORMATS, render
 from .report.text import fix_summary, summary
 from .ruleset import all_rules, rule_by_code
@@ -265,9 +265,13 @@ def _write(report: str, output_file) -> None:
 def rule(code, show_all):
     """Print the documentation of rule CODE (or list all rules)."""
     if show_all or not code:
+        click.echo(f"{PARSE_CODE}  {PARSE_NAME:<32} {PARSE_SUMMARY}  (reported, not a leak unless selected)")
         for r in all_rules():
             marker = "" if r.default else "  (opt-in)"
             click.echo(f"{r.code}  {r.name:<32} {r.summary}{marker}")
+        return EXIT_CLEAN
+    if code.upper() == PARSE_CODE:
+        click.echo(f"# {PARSE_NAME} ({PARSE_CODE})\n\nMessage: {PARSE_SUMMARY}\nHelp: {PARSE_HELP}\n\n{PARSE_DOC}")
         return EXIT_CLEAN
     found = rule_by_code(code)
     if found is None:

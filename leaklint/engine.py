@@ -64,6 +64,10 @@ def may_leak(text: bytes) -> bool:
 
 PARSE_CODE = "LL000"
 PARSE_NAME = "unparsable-file"
+PARSE_SUMMARY = "a file could not be read or parsed"
+PARSE_DOC = ("leaklint could not read or parse this file (or a notebook cell, or a script line, "
+             "which is then skipped and the rest analysed), so it was not analysed there.")
+PARSE_HELP = "fix the file or exclude it"
 # An LL000 message ending so names a part skipped; the rest of the file was analysed.
 SKIPPED_SUFFIXES = ("; line skipped", "; cell skipped")
 _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)

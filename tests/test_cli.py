@@ -133,7 +133,9 @@ def test_rule_docs():
     assert proc.returncode == 0
     assert "## What it does" in proc.stdout and "## Use instead" in proc.stdout
     listing = leaklint("rule", "--all").stdout.splitlines()
-    assert [line.split()[0] for line in listing][:2] == ["LL101", "LL102"]
+    assert [line.split()[0] for line in listing][:3] == ["LL000", "LL101", "LL102"]
+    parse = leaklint("rule", "LL000")
+    assert parse.returncode == 0 and parse.stdout.startswith("# unparsable-file (LL000)")
     assert leaklint("rule", "LL999").returncode == 2
 
 

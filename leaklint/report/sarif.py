@@ -15,18 +15,12 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .. import __version__
+from ..engine import PARSE_CODE, PARSE_DOC, PARSE_HELP, PARSE_NAME, PARSE_SUMMARY
 from ..ruleset import all_rules
 from .locate import physical_region, relative_path, repo_root
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/leaklint/leaklint"
-_LL000 = {
-    "id": "LL000",
-    "name": "unparsable-file",
-    "short": "a file could not be read or parsed",
-    "doc": "leaklint could not read or parse this file (or a notebook cell), so it was not analysed.",
-    "help": "fix the file or exclude it",
-}
 
 
 def _descriptor(code, name, short, doc, help_text, level):
@@ -82,7 +76,7 @@ def _fix(f, base) -> dict:
 
 def render(findings, base) -> str:
     descriptors = [_descriptor(r.code, r.name, r.summary, r.doc, r.help, r.severity) for r in all_rules()]
-    descriptors.append(_descriptor(_LL000["id"], _LL000["name"], _LL000["short"], _LL000["doc"], _LL000["help"], "warning"))
+    descriptors.append(_descriptor(PARSE_CODE, PARSE_NAME, PARSE_SUMMARY, PARSE_DOC, PARSE_HELP, "warning"))
     index = {d["id"]: i for i, d in enumerate(descriptors)}
     results = []
     for f in findings:
