@@ -718,42 +718,39 @@ def test_early_stopping_fix_on_real_shapes(name, lines):
         assert line in fixed
 
 
-def test_a_fix_on_a_timed_line_keeps_the_magic(tmp_path):
+def _fixed_cell(tmp_path, sources: list, number: int, *options) -> str:
+    """The source of cell ``number`` after ``leaklint --fix *options`` on a notebook of
+    code cells ``sources``, which must leave no leak."""
     nbformat = pytest.importorskip("nbformat")
     nb = nbformat.v4.new_notebook()
-    nb.cells = [
-        nbformat.v4.new_code_cell("import pandas as pd\nfrom sklearn.linear_model import LogisticRegression\n"
-                                  "from sklearn.model_selection import cross_val_score\n"
-                                  "from sklearn.preprocessing import StandardScaler\n"
-                                  "df = pd.read_csv('d.csv')\nX, y = df.drop(columns=['t']), df['t']\n"
-                                  "scl, clf = StandardScaler(), LogisticRegression()"),
-        nbformat.v4.new_code_cell("%timeit -n 3 acc = cross_val_score(clf, scl.fit_transform(X), y, cv=5)"),
-    ]
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in sources]
     path = tmp_path / "nb.ipynb"
     nbformat.write(nb, str(path))
-    proc = leaklint("--fix", "nb.ipynb", cwd=tmp_path)
+    proc = leaklint("--fix", *options, "nb.ipynb", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    cell = "".join(json.loads(path.read_bytes())["cells"][1]["source"])
+    return "".join(json.loads(path.read_bytes())["cells"][number]["source"])
+
+
+def test_a_fix_on_a_timed_line_keeps_the_magic(tmp_path):
+    cell = _fixed_cell(tmp_path, [
+        "import pandas as pd\nfrom sklearn.linear_model import LogisticRegression\n"
+        "from sklearn.model_selection import cross_val_score\nfrom sklearn.preprocessing import StandardScaler\n"
+        "df = pd.read_csv('d.csv')\nX, y = df.drop(columns=['t']), df['t']\n"
+        "scl, clf = StandardScaler(), LogisticRegression()",
+        "%timeit -n 3 acc = cross_val_score(clf, scl.fit_transform(X), y, cv=5)",
+    ], 1)
     assert cell == "%timeit -n 3 acc = cross_val_score(make_pipeline(scl, clf), X, y, cv=5)"
 
 
 def test_a_line_a_fix_puts_before_a_timed_statement_keeps_the_magic_on_the_statement(tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [
-        nbformat.v4.new_code_cell("import pandas as pd\nfrom sklearn.preprocessing import StandardScaler\n"
-                                  "from sklearn.model_selection import train_test_split\n"
-                                  "from sklearn.linear_model import LogisticRegression\n"
-                                  "df = pd.read_csv('d.csv')\nX, y = df.drop(columns=['y']), df['y']"),
-        nbformat.v4.new_code_cell("%time X = StandardScaler().fit_transform(X)"),
-        nbformat.v4.new_code_cell("X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)\n"
-                                  "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))"),
-    ]
-    path = tmp_path / "nb.ipynb"
-    nbformat.write(nb, str(path))
-    proc = leaklint("--fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    cell = "".join(json.loads(path.read_bytes())["cells"][1]["source"])
+    cell = _fixed_cell(tmp_path, [
+        "import pandas as pd\nfrom sklearn.preprocessing import StandardScaler\n"
+        "from sklearn.model_selection import train_test_split\nfrom sklearn.linear_model import LogisticRegression\n"
+        "df = pd.read_csv('d.csv')\nX, y = df.drop(columns=['y']), df['y']",
+        "%time X = StandardScaler().fit_transform(X)",
+        "X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)\n"
+        "print(LogisticRegression().fit(X_train, y_train).score(X_test, y_test))",
+    ], 1, "--unsafe-fixes")
     assert cell == ("X_train_rows, _ = train_test_split(X, random_state=0)\n"
                     "%time X = StandardScaler().fit(X_train_rows).transform(X)")
 
