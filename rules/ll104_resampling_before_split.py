@@ -2,7 +2,8 @@
 Flags over- or under-sampling (imbalanced-learn's SMOTE, ADASYN, RandomOverSampler,
 RandomUnderSampler, ... and the hand-rolled `resample(...)` of scikit-learn (with
 replacement unless `replace=False`) or `df.sample(n, replace=True)` concatenated back,
-or a frame concatenated with its own rows, `pd.concat([minority, minority])`) applied
+or a frame concatenated with its own rows, `pd.concat([minority, minority])`,
+`pd.concat([df] + [minority] * 4)`) applied
 to rows that are later split or cross-validated. Oversampled training rows that are
 cross-validated count when the code reads that cross-validation's scores (a search's
 `best_score_` or `cv_results_`), even if a test side judges the model afterwards: the

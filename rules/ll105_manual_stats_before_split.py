@@ -2,7 +2,8 @@
 Flags statistics computed by hand on all rows and applied to those rows before they
 are split or cross-validated: `(X - X.mean()) / X.std()`, min-max scaling by hand,
 `df.fillna(df.mean())`, `df[c].fillna(df[c].median())`, centering with
-`np.mean(X, axis=0)`, gaps filled with a statistic per category
+`np.mean(X, axis=0)`, a percentile rank (`rank(pct=True)`), scipy's `zscore` or
+`winsorize` (also through `df.apply`), gaps filled with a statistic per category
 (`df["Age"].fillna(df.groupby("Title")["Age"].transform("median"))`). One per entity or
 id (`groupby("breath_id")`) describes each sample from its own rows and is not reported,
 nor is a statistic per category kept as a feature (an income against its occupation's

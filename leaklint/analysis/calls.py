@@ -1094,6 +1094,9 @@ class CallsMixin:
             return replace(data, grouped=(None,) + tuple(groupby_keys(node)), column=None)
         if data.window:
             return replace(data, window=False)
+        if method == "rank" and keyword_true(node, "pct") and data.rows:
+            # each row's percentile among all rows: the empirical distribution of all rows, applied
+            return self.derive([data, self._statistic("percentile rank", data, node, data_node=node.func.value)], node)
         if method in lib.FRAME_STATS and data.rows:
             return self._statistic(method, data, node, axis_position=0)
         if method in lib.TIME_METHODS:

@@ -142,7 +142,8 @@ CORRELATIONS = frozenset(("pearsonr", "spearmanr"))
 GROUP_TESTS = frozenset(("ttest_ind", "mannwhitneyu", "ranksums", "f_oneway", "kruskal"))
 # Functions that compute column statistics and apply them in one call, with the
 # position of their axis argument (None: they have none).
-STANDARDIZING_FUNCTIONS = {lib_key("scipy.stats.zscore"): 1, lib_key("pandas.qcut"): None}
+STANDARDIZING_FUNCTIONS = {lib_key("scipy.stats.zscore"): 1, lib_key("pandas.qcut"): None,
+                           lib_key("scipy.stats.mstats.winsorize"): 4}
 
 NUMPY_STATS = frozenset(
     (

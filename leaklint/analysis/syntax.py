@@ -355,15 +355,32 @@ def drops_columns(node: ast.Call) -> bool:
 def repeated_rows(items) -> Optional[ast.AST]:
     """The frame a list of frames to stack holds twice: ``[df, df]``, or ``[df, df[df.y == 1]]``
     (its own rows again, selected by a condition); None otherwise."""
-    if not isinstance(items, (ast.List, ast.Tuple)):
+    elements = _stacked(items)
+    if elements is None:
         return None
-    names = [e.id for e in items.elts if isinstance(e, ast.Name)]
-    for element in items.elts:
+    names = [e.id for e in elements if isinstance(e, ast.Name)]
+    for element in elements:
         root = element
         while isinstance(root, ast.Subscript) or (isinstance(root, ast.Attribute) and root.attr in ("loc", "iloc")):
             root = root.value
         if isinstance(root, ast.Name) and (root is not element or names.count(root.id) > 1) and root.id in names:
-            return next(e for e in items.elts if isinstance(e, ast.Name) and e.id == root.id)
+            return next(e for e in elements if isinstance(e, ast.Name) and e.id == root.id)
+    return None
+
+
+def _stacked(items) -> Optional[list]:
+    """The frames a list to stack holds, each as often as it is stacked (twice standing for
+    more): ``[df, m]``, ``[df] + [m] * 4``; None for anything else."""
+    if isinstance(items, (ast.List, ast.Tuple)):
+        return list(items.elts)
+    if isinstance(items, ast.BinOp) and isinstance(items.op, ast.Add):
+        left, right = _stacked(items.left), _stacked(items.right)
+        return None if left is None or right is None else left + right
+    if isinstance(items, ast.BinOp) and isinstance(items.op, ast.Mult):
+        for listed, times in ((items.left, items.right), (items.right, items.left)):
+            if isinstance(times, ast.Constant) and isinstance(times.value, int) and not isinstance(times.value, bool):
+                once = _stacked(listed)
+                return None if once is None else once * min(times.value, 2)
     return None
 
 

@@ -397,9 +397,9 @@ def _drawn_early(event, split, t: Tree) -> Fix:
     return draw.fix(ops + [t.replace(call, new), *(form[2] if form else ())], what.rsplit(".", 1)[-1])
 
 
-# Functions that compute column statistics and apply them in the same call: drawing the
+# Statistics computed and applied in the same call (a percentile rank too): drawing the
 # training rows in place of their argument would return those rows only.
-APPLIED_IN_ONE_CALL = frozenset(("zscore", "qcut"))
+APPLIED_IN_ONE_CALL = frozenset(("zscore", "qcut", "winsorize", "percentile rank"))
 
 
 def _zscore_early(call, split, t: Tree) -> Fix:
