@@ -182,7 +182,10 @@ def check(paths, output_format, output_file, select, extend_select, ignore, exit
             report += _statistics(run.findings)
         skipped = {e.path for e in run.errors if e.message.endswith(SKIPPED_SUFFIXES)}
         whole = {e.path for e in run.errors} - skipped
-        report += summary(len(leaks), len({f.path for f in leaks}), len(whole), len(skipped), fixed) + "\n"
+        report += summary(len(leaks), len({f.path for f in leaks}), len(whole), len(skipped), fixed)
+        if counted_errors:  # LL000 selected: the run fails on them, so the summary says so
+            report += " LL000 is selected: its reports fail the run."
+        report += "\n"
         report += fix_summary(leaks, unsafe_fixes)
     _write(report, output_file)
     for line in run.internal:

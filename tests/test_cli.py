@@ -148,6 +148,15 @@ def test_unparsable_file_reported_not_fatal(project):
     assert proc.stdout.splitlines()[-2] == "Found 2 leaks in 1 file. 1 file had lines or cells skipped (LL000)."
 
 
+def test_selected_parse_errors_fail_the_run_and_the_summary_says_why(project):
+    (project / "c_broken.py").write_text("def f(:\n    train_test_split\n")
+    proc = leaklint("--select", "LL000", ".", cwd=project)
+    assert proc.returncode == 1
+    assert proc.stdout.splitlines()[-1] == ("No leaks found. 1 file had lines or cells skipped (LL000). "
+                                            "LL000 is selected: its reports fail the run.")
+    assert leaklint(".", cwd=project).stdout.splitlines()[-2].endswith("skipped (LL000).")
+
+
 def test_json_carries_each_rules_severity(project):
     data = json.loads(leaklint("--output-format", "json", "b_leaky.py", cwd=project).stdout)
     assert [(d["code"], d["severity"]) for d in data] == [("LL101", "warning"), ("LL102", "error")]
