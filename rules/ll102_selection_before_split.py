@@ -4,7 +4,8 @@ SelectFromModel, SequentialFeatureSelector, ...) fitted on rows that are later s
 or cross-validated, and columns chosen by hand from a supervised model's
 `feature_importances_`, `coef_`, CatBoost's `get_feature_importance()` or a booster's
 `feature_importance()` (the top k kept, the weakest dropped) when that model learned from
-those rows, or by tsfresh's `select_features(X, y)`.
+those rows, by tsfresh's `select_features(X, y)`, or by each column's correlation with
+the label (`pearsonr`, `np.corrcoef(X[:, j], y)`, also as the `key` of `sorted`).
 
 Severity: error. The held-out labels choose the features, which routinely inflates a
 score: on 100 x 10,000 noise, SelectKBest(k=20) with a logistic regression scores 0.89

@@ -365,6 +365,12 @@ class CallsMixin:
             self._mark_scored(merge_data(args).residuals)  # sum((y - pred) ** 2): a score by hand
         if isinstance(func, ast.Name) and func.id in lib.CHOOSING_BUILTINS:
             self._choice(args + list(kwargs.values()), node, keyed=keyword_node(node, "key") is not None)
+            if args and isinstance(kwargs.get("key"), Function):
+                # sorted(columns, key=lambda c: corr(df[c], y)): the order is what the key learned
+                ranks = as_data(self._call_function(kwargs["key"], [self.iterate(args[0])], {}))
+                chosen = self._builtin(func.id, args) if func.id == "sorted" else self.iterate(args[0])
+                if ranks.learned and isinstance(chosen, Data):
+                    return replace(chosen, learned=chosen.learned | ranks.learned)
         if isinstance(func, ast.Name) and func.id in ("dict", "list") and not node.args and not node.keywords:
             return Seq(())  # an empty container, as {} and [] are
         if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):

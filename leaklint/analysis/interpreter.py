@@ -802,6 +802,7 @@ class Interpreter(CallsMixin, RecordingMixin):
                 return replace(select_columns(base, [attr]), time=None, column=None, indexer=False)
             if base.rows:
                 return replace(select_columns(base, [attr]), column=attr, indexer=False)
+            self._name_correlated_column(base, attr)  # corr.price, as corr["price"]
             return base
         return UNKNOWN
 

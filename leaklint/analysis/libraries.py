@@ -131,11 +131,12 @@ for _name in ("f_classif", "f_regression", "chi2", "mutual_info_classif", "mutua
     LEARNING_FUNCTIONS[lib_key("sklearn.feature_selection." + _name)] = "selection"
 for _name in ("ttest_ind", "mannwhitneyu", "ranksums", "f_oneway", "kruskal", "pearsonr", "spearmanr", "pointbiserialr"):
     LEARNING_FUNCTIONS[lib_key("scipy.stats." + _name)] = "selection"
+LEARNING_FUNCTIONS[lib_key("numpy.corrcoef")] = "selection"  # np.corrcoef(X[:, j], y): of two variables only
 # Functions that return the columns of their first argument chosen against the label.
 LEARNING_FUNCTIONS[lib_key("tsfresh.select_features")] = "selection"
 SELECTING_FUNCTIONS = keys("tsfresh.select_features")
 # Of those, the ones relating two variables alike (not groups of rows, not a feature to a label by signature).
-CORRELATIONS = frozenset(("pearsonr", "spearmanr"))
+CORRELATIONS = frozenset(("pearsonr", "spearmanr", "corrcoef"))
 # And the ones comparing groups of rows (the label within each value of one feature, or a
 # feature within each class): a hypothesis test of one feature, whose printed p-value is
 # no sign that columns typed in later were picked by it.

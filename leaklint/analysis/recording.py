@@ -156,8 +156,8 @@ class RecordingMixin:
             return self.derive(args, node)  # drawn without replacement (sklearn's default is with)
         if lib.lib_key(qualname)[1] == "normalize" and truthy_const(keyword_node(node, "axis")) is not False:
             return self.derive(args, node)  # each row by its own norm
-        if not data.rows:
-            return self.derive(args, node)
+        if not data.rows or (lib.lib_key(qualname)[1] == "corrcoef" and len(args) != 2):
+            return self.derive(args, node)  # np.corrcoef(X.T): the features among themselves
         labels = as_data(args[1]).column if len(args) > 1 else None
         name = lib.lib_key(qualname)[1]
         has_labels = len(args) > 1
