@@ -15,7 +15,7 @@ from .analysis.facts import Span
 from .findings import Finding, Location, Related
 from .fix.plan import PLANNERS, merged, plan
 from .fix.tree import Tree
-from .recover import MAX_SKIPPED_LINES, neutralise, syntax_reason
+from .recover import LINE_SKIPPED, MAX_RECOVERED_LINES, READ_AS_CALL, may_recover, neutralise, reads_as_print, syntax_reason
 from .ruleset import Context, Rule
 from .lines import split_lines
 from .sources import Source, SourceError, decode, read_source
@@ -69,7 +69,7 @@ PARSE_DOC = ("leaklint could not read or parse this file (or a notebook cell, or
              "which is then skipped and the rest analysed), so it was not analysed there.")
 PARSE_HELP = "fix the file or exclude it"
 # An LL000 message ending so names a part skipped; the rest of the file was analysed.
-SKIPPED_SUFFIXES = ("; line skipped", "; cell skipped")
+SKIPPED_SUFFIXES = (LINE_SKIPPED, "; cell skipped", READ_AS_CALL)
 _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 # Nesting deeper than the default recursion limit allows is retried on a thread with a
@@ -110,7 +110,7 @@ def parse(source: Source, path: str) -> tuple:
     """Parse the source; a notebook cell that does not parse is reported and blanked."""
     text = source.text
     errors = list(source.skipped)
-    for _ in range(len(source.cells) + 1 if source.cells is not None else MAX_SKIPPED_LINES + 1):
+    for _ in range(len(source.cells) + 1 if source.cells is not None else MAX_RECOVERED_LINES + 1):
         try:
             with warnings.catch_warnings():  # e.g. "invalid escape sequence": not ours to report
                 warnings.simplefilter("ignore")
@@ -137,11 +137,12 @@ def parse(source: Source, path: str) -> tuple:
 def _skip_line(text: str, lineno, reason: str, errors: list) -> str:
     """Neutralise the line of a syntax error in a script (recover.py); a line that still
     fails, or too many bad lines, make the whole file unparsable."""
-    fixed = neutralise(text, lineno) if len(errors) < MAX_SKIPPED_LINES else None
+    as_print = reads_as_print(text, lineno)
+    fixed = neutralise(text, lineno) if may_recover([e.reason for e in errors], as_print) else None
     if fixed is None:
         raise SourceError(reason, lineno) from None
     if not any(e.line == lineno for e in errors):
-        errors.append(SourceError(reason + SKIPPED_SUFFIXES[0], lineno))
+        errors.append(SourceError(reason + (READ_AS_CALL if as_print else LINE_SKIPPED), lineno))
     return fixed
 
 

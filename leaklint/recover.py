@@ -1,18 +1,39 @@
 """Lines of a script the parser rejects, neutralised in place so the rest is analysed.
 
-One pasted shell command or Python 2 ``print`` must not hide a whole file: the line
-becomes ``pass`` at its indentation (a block header stays a block header), then, if the
-parser still stops there, an empty line. Every line keeps its number.
+One pasted shell command or Python 2 ``print`` must not hide a whole file: a ``print x``
+statement becomes the call ``print(x)``, any other line ``pass`` at its indentation (a
+block header stays a block header), then, if the parser still stops there, an empty
+line. Every line keeps its number.
 """
 from __future__ import annotations
 
+import ast
 import re
 from typing import Optional
 
 from .lines import split_lines
+from .suppress import comment
 
-# A script with more bad lines than this is unparsable as a whole.
+# A script with more bad lines than this is unparsable as a whole; Python 2 ``print``
+# statements read as calls count apart (an old notebook prints at every step).
 MAX_SKIPPED_LINES = 20
+MAX_PRINT_CALLS = 400
+MAX_RECOVERED_LINES = MAX_SKIPPED_LINES + MAX_PRINT_CALLS
+LINE_SKIPPED = "; line skipped"
+READ_AS_CALL = "; read as a print() call"
+
+
+def reads_as_print(text: str, lineno: Optional[int]) -> bool:
+    """Line ``lineno`` is a Python 2 ``print`` statement that neutralise() makes a call."""
+    lines = split_lines(text)
+    return bool(lineno) and lineno <= len(lines) and print_call(lines[lineno - 1].strip()) is not None
+
+
+def may_recover(messages, as_print: bool) -> bool:
+    """Whether one more line may be recovered, given the LL000 messages of those before."""
+    if as_print:
+        return sum(m.endswith(READ_AS_CALL) for m in messages) < MAX_PRINT_CALLS
+    return sum(m.endswith(LINE_SKIPPED) for m in messages) < MAX_SKIPPED_LINES
 
 
 def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
@@ -22,7 +43,7 @@ def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
         return None
     bad = lines[lineno - 1]
     indent = bad[: len(bad) - len(bad.lstrip())]
-    neutral = _neutral(bad.strip())
+    neutral = print_call(bad.strip()) or _neutral(bad.strip())
     if neutral.endswith(":") and not _indented_after(lines, lineno, indent):
         neutral = "pass"  # a broken header with no block under it (``def (:`` above top-level code)
     if bad.strip() and bad.strip() != neutral:
@@ -32,6 +53,26 @@ def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
     else:
         return None
     return "\n".join(lines)
+
+
+def print_call(statement: str) -> Optional[str]:
+    """A Python 2 ``print x, y`` (``print >>f, x``) whole on its line as the call it meant,
+    ``print(x, y)``, so that a score it prints still counts as reported; None otherwise."""
+    remark = comment(statement)
+    match = _PRINT_STATEMENT.match(statement[: len(statement) - len(remark)].rstrip() if remark else statement)
+    if match is None:
+        return None
+    rest = match.group(1) or ""
+    redirect = re.match(r">>\s*([^,]+?)\s*,\s*(.*)$", rest)
+    call = f"print({redirect.group(2)}, file={redirect.group(1)})" if redirect else f"print({rest})"
+    try:
+        ast.parse(call)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    return call
+
+
+_PRINT_STATEMENT = re.compile(r"^print(?:\s+(?![\s=(])(.*?))?\s*;?\s*$")
 
 
 def _indented_after(lines: list, lineno: int, indent: str) -> bool:

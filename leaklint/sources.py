@@ -314,15 +314,17 @@ def read_notebook(raw: bytes) -> Source:
 
 def _recovered(cell_lines: list, error, number: int) -> tuple:
     """The cell's lines with each line the parser stops at neutralised (a Python 2
-    ``print x``), and one error per line; (None, [the cell's error]) when that fails."""
+    ``print x`` read as a call), and one error per line; (None, [the cell's error]) when that fails."""
     text = "\n".join(cell_lines)
     errors = []
-    while isinstance(error, SyntaxError) and len(errors) < recover.MAX_SKIPPED_LINES:
-        fixed = recover.neutralise(text, error.lineno)
+    while isinstance(error, SyntaxError):
+        as_print = recover.reads_as_print(text, error.lineno)
+        fixed = recover.neutralise(text, error.lineno) if recover.may_recover([e.reason for e in errors], as_print) else None
         if fixed is None:
             break
         if not any(e.line == error.lineno for e in errors):
-            errors.append(SourceError(recover.syntax_reason(error, text) + "; line skipped", error.lineno, number))
+            suffix = recover.READ_AS_CALL if as_print else recover.LINE_SKIPPED
+            errors.append(SourceError(recover.syntax_reason(error, text) + suffix, error.lineno, number))
         text, error = fixed, _parses(fixed)
         if error is None:
             return text.split("\n"), errors

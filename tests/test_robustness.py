@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from leaklint import engine
+from leaklint.recover import print_call
 from leaklint.runner import lint_paths
 
 LEAKY = """\
@@ -160,12 +161,13 @@ def test_python2_reason_names_python2(tmp_path):
     assert proc.returncode == 0
     assert proc.stdout.splitlines()[0] == (
         "old.py:2:1: LL000 not Python 3 (this looks like Python 2): syntax error: "
-        "Missing parentheses in call to 'print'. Did you mean print(...)?; line skipped"
+        "Missing parentheses in call to 'print'. Did you mean print(...)?; read as a print() call"
     )
 
 
 def test_bad_lines_do_not_hide_the_rest_of_a_script(tmp_path):
-    """A pasted shell line and Python 2 prints are skipped one by one; the leak is found."""
+    """A pasted shell line is skipped and Python 2 prints are read as calls, one by one; the
+    leak is found."""
     lines = LEAKY.splitlines()
     lines.insert(4, "pip install seaborn")
     lines.insert(6, 'print "rows:", len(df)')
@@ -175,7 +177,26 @@ def test_bad_lines_do_not_hide_the_rest_of_a_script(tmp_path):
     proc = leaklint("--output-format", "json", "mixed.py", cwd=tmp_path)
     found = sorted((f["code"], f["line"]) for f in json.loads(proc.stdout))
     assert found == [("LL000", 5), ("LL000", 7), ("LL000", 13), ("LL101", LEAK_LINE + 2)]
-    assert all(f["message"].endswith("; line skipped") for f in json.loads(proc.stdout) if f["code"] == "LL000")
+    endings = {f["line"]: f["message"].rsplit("; ", 1)[1] for f in json.loads(proc.stdout) if f["code"] == "LL000"}
+    assert endings == {5: "line skipped", 7: "read as a print() call", 13: "read as a print() call"}
+
+
+def test_a_score_printed_by_a_python2_print_counts_as_reported(tmp_path):
+    """More than 20 Python 2 prints do not make a script unparsable, and the search's own
+    score printed by one of them is reported (LL304), as print(...) would be."""
+    (tmp_path / "old.py").write_text(
+        "from sklearn.model_selection import GridSearchCV\n"
+        "from sklearn.svm import SVC\n"
+        "import pandas as pd\n"
+        "df = pd.read_csv('d.csv')\n"
+        + "print 'step'\n" * 25
+        + "grid = GridSearchCV(SVC(), {'C': [1, 10]}, cv=5).fit(df[['a', 'b']], df['y'])\n"
+        "print 'best CV accuracy:', grid.best_score_  # the result\n"
+    )
+    proc = leaklint("--output-format", "json", "old.py", cwd=tmp_path)
+    found = json.loads(proc.stdout)
+    assert [(f["code"], f["line"]) for f in found if f["code"] != "LL000"] == [("LL304", 31)]
+    assert sum(f["code"] == "LL000" for f in found) == 26
 
 
 @pytest.mark.parametrize("header", ["def (:", "class:", "for x in :"])
@@ -421,3 +442,17 @@ def test_form_feed_does_not_shift_fix_rows(tmp_path):
     assert finding["line"] == LEAK_LINE + 1
     rows = sorted(e["location"]["row"] for e in finding["fix"]["edits"])
     assert rows[0] == LEAK_LINE + 1
+
+
+@pytest.mark.parametrize("statement, call", [
+    ("print x", "print(x)"),
+    ("print 'a:', f(x), 'b'", "print('a:', f(x), 'b')"),
+    ("print x,", "print(x,)"),
+    ('print >>sys.stderr, "err", x', 'print("err", x, file=sys.stderr)'),
+    ("print score  # on the test part", "print(score)"),
+    ("print 'a' % (b,", None),  # continued on the next line: not whole here
+    ("print = 3", None),
+    ("printer x", None),
+])
+def test_python2_print_statements_read_as_the_call_they_meant(statement, call):
+    assert print_call(statement) == call

@@ -18,7 +18,7 @@ import warnings
 from functools import lru_cache
 from typing import Optional
 
-from ..recover import MAX_SKIPPED_LINES, neutralise
+from ..recover import MAX_RECOVERED_LINES, MAX_SKIPPED_LINES, neutralise, reads_as_print
 from . import libraries as lib
 
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -98,19 +98,20 @@ def _parse(path: str, _mtime: int, size: int) -> Optional[tuple]:
 
 
 def _parse_recovering(text: str, path: str) -> Optional[ast.Module]:
-    """Parse a helper module as a script is parsed: a few bad lines (a Python 2 ``print``)
-    are neutralised rather than losing the module's helpers. A function or class holding
-    a neutralised line is dropped (its calls stay unknown calls): its body is not the
-    code its author wrote."""
+    """Parse a helper module as a script is parsed: a few bad lines (a pasted command) are
+    neutralised, and Python 2 ``print`` statements read as calls, rather than losing the
+    module's helpers. A function or class holding a neutralised line is dropped (its calls
+    stay unknown calls): its body is not the code its author wrote."""
     bad = set()
-    for _ in range(MAX_SKIPPED_LINES + 1):
+    for _ in range(MAX_RECOVERED_LINES + 1):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 tree = ast.parse(text, filename=path)
         except SyntaxError as err:
-            bad.add(err.lineno)
-            text = neutralise(text, err.lineno)
+            if not reads_as_print(text, err.lineno):  # a print read as a call is the code written
+                bad.add(err.lineno)
+            text = neutralise(text, err.lineno) if len(bad) <= MAX_SKIPPED_LINES else None
             if text is None:
                 return None
             continue
