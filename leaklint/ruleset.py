@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Optional
 
-from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, saw_held_out
+from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, disjoint_rows, saw_held_out
 from .analysis.values import Side
 from .analysis.libraries import NATIVE_TRAIN, OLD_SPLITTER_MODULE, lib_key, short
 from .analysis.networks import as_mlp, softmax_classes
@@ -177,6 +177,34 @@ def step_name(event: LearnEvent, catalog: Catalog) -> str:
         if step in catalog:
             return f"{short(step)} (in a {short(event.qualname)})"
     return short(event.qualname)
+
+
+def fit_rows(evaluation, facts: Facts) -> set:
+    """The rows the evaluated model was fitted on."""
+    return {r for i in evaluation.fits if i in facts.learns for r in facts.learns[i].rows}
+
+
+def learned_with_held_out_by_score(ctx: Context, matches: Callable) -> list:
+    """(event, evaluation, how its rows are said) for each learn event that ``matches``,
+    computed on rows held out by their score alone (rows loaded from their own file, that
+    a model fitted on other rows is scored on, with no split naming them so), or on rows
+    that include them (``concat([train, test])``), and reaching that score."""
+    found = []
+    for evaluation in ctx.facts.evaluations:
+        if not evaluation.scored or not evaluation.rows or any(r.side is not None and r.side.held_out for r in evaluation.rows):
+            continue  # (a held-out side of a split is the split rules' business)
+        fitted = fit_rows(evaluation, ctx.facts)
+        if not fitted or not disjoint_rows(fitted, evaluation.rows):
+            continue
+        for learn_id in sorted(evaluation.learned):
+            event = ctx.facts.learns[learn_id]
+            if not event.rows or not matches(event):
+                continue
+            if event.rows <= evaluation.rows:
+                found.append((event, evaluation, "the held-out rows"))
+            elif evaluation.rows < event.rows and disjoint_rows(event.rows - evaluation.rows, evaluation.rows):
+                found.append((event, evaluation, "rows that include the held-out rows"))  # concat([train, test])
+    return found
 
 
 def learned_before_split(

@@ -5,7 +5,9 @@ or cross-validated, and columns chosen by hand from a supervised model's
 `feature_importances_`, `coef_`, CatBoost's `get_feature_importance()` or a booster's
 `feature_importance()` (the top k kept, the weakest dropped) when that model learned from
 those rows, by tsfresh's `select_features(X, y)`, or by each column's correlation with
-the label (`pearsonr`, `np.corrcoef(X[:, j], y)`, also as the `key` of `sorted`).
+the label (`pearsonr`, `np.corrcoef(X[:, j], y)`, also as the `key` of `sorted`). Rows
+held out without a split (a test file a model fitted on other rows is scored on) count
+too: a selection on `pd.concat([X_train, X_test])` and both labels is the same leak.
 
 Severity: error. The held-out labels choose the features, which routinely inflates a
 score: on 100 x 10,000 noise, SelectKBest(k=20) with a logistic regression scores 0.89
@@ -80,7 +82,10 @@ the labels and is reported by LL101 instead.
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
 """
 from leaklint.analysis.libraries import SELECTING_FUNCTIONS, lib_key
-from leaklint.ruleset import learned_before_split, split_clause, step_name, typed_in
+from leaklint.ruleset import (
+    combined, held_out_procedure, learn_hit, learned_before_split, learned_with_held_out_by_score, split_clause,
+    step_name, typed_in,
+)
 
 CODE = "LL102"
 NAME = "selection-before-split"
@@ -131,19 +136,28 @@ def check(ctx):
         )
 
     def _explain(event, split):
+        return (f"{_chosen(event)} ({event.rows_phrase}) {split_clause(event, split, ctx)}; "
+                "the held-out labels helped choose the features")
+
+    def _chosen(event):
         if event.kind == "selection":
             how = f"their {event.method} scores" if event.qualname not in ("corr", "corrwith") else "their correlation"
             label = f" with the label {event.column!r}" if event.column else " with the label"
             if lib_key(event.qualname) in SELECTING_FUNCTIONS:  # tsfresh's select_features(X, y)
                 how, label = f"{event.method}, a test of each one", label.replace(" with ", " against ")
-            return (
-                f"features are chosen by {how}{label} on {event.data} ({event.rows_phrase}) "
-                f"{split_clause(event, split, ctx)}; the held-out labels helped choose the features"
-            )
-        step = step_name(event, ctx.catalog)
-        return (
-            f"{step} is fitted on {event.data} ({event.rows_phrase}) {split_clause(event, split, ctx)}; "
-            "the held-out labels helped choose the features"
-        )
+            return f"features are chosen by {how}{label} on {event.data}"
+        return f"{step_name(event, ctx.catalog)} is fitted on {event.data}"
 
-    return learned_before_split(ctx, matches, explain, resplit=True)
+    hits = learned_before_split(ctx, matches, explain, resplit=True)
+    reported = {hit.basis["learn"] for hit in hits}
+    # rows held out by their score alone (a test file): choosing with their labels is the same leak
+    for event, evaluation, rows in learned_with_held_out_by_score(ctx, lambda e: matches(e) and (
+            e.has_labels or e.column in labels)):
+        if event.id not in reported:
+            reported.add(event.id)
+            message = (f"{_chosen(event)}, {rows}: a model fitted on other rows is scored on them at "
+                       f"{ctx.where(evaluation.span)}; the held-out labels helped choose the features")
+            related = ((evaluation.span, f"{evaluation.data} is scored here by a model fitted on other rows"),)
+            procedure = combined(held_out_procedure(ctx.facts, None, evaluation), event.procedure)
+            hits.append(learn_hit(event, message, related, procedure, ctx))
+    return hits

@@ -97,7 +97,9 @@ models use: for them those rows are training rows.
 """
 from leaklint.analysis.facts import disjoint_rows, holds_held_out
 from leaklint.analysis.specs import CallSpec
-from leaklint.ruleset import combined, held_out_procedure, learn_hit, short
+from leaklint.ruleset import (
+    combined, fit_rows, held_out_procedure, learn_hit, learned_with_held_out_by_score, short,
+)
 
 CODE = "LL301"
 NAME = "fit-on-test"
@@ -235,38 +237,22 @@ def _held_out_by_their_score(ctx) -> list:
     split of the held-out rest): a step fitted or a statistic computed on them alone, and
     applied to them before that score, learned from the test rows."""
     hits = []
-    for evaluation in ctx.facts.evaluations:
-        if not evaluation.scored or not evaluation.rows or any(r.side is not None and r.side.held_out for r in evaluation.rows):
-            continue  # (a held-out side of a split is the main check's business)
-        fit_rows = _fit_rows(evaluation, ctx.facts)
-        if not fit_rows or not disjoint_rows(fit_rows, evaluation.rows):
-            continue
-        for learn_id in sorted(evaluation.learned):
-            event = ctx.facts.learns[learn_id]
-            by_hand = event.kind == "stat" and event.applied
-            if not event.rows or not (by_hand or _learned_step(event, ctx)) or event.has_labels:
-                continue
-            if event.rows <= evaluation.rows:
-                rows = "the held-out rows"
-            elif evaluation.rows < event.rows and disjoint_rows(event.rows - evaluation.rows, evaluation.rows):
-                rows = "rows that include the held-out rows"  # concat([train, test]) before re-separating them
-            else:
-                continue
-            what = f"the {event.qualname} of {event.data} is computed on" if by_hand else f"{short(event.qualname)} is fitted on {event.data},"
-            message = (
-                f"{what} {rows}: a model fitted on other rows is scored on them at "
-                f"{ctx.where(evaluation.span)}; the held-out rows determine what is learned from them, "
-                "so the evaluation no longer tests unseen data"
-            )
-            related = ((evaluation.span, f"{evaluation.data} is scored here by a model fitted on other rows"),)
-            procedure = combined(held_out_procedure(ctx.facts, None, evaluation), _step_pieces(event, by_hand))
-            hits.append(learn_hit(event, message, related, procedure, ctx))
+
+    def unsupervised(event) -> bool:
+        return (event.kind == "stat" and event.applied or _learned_step(event, ctx)) and not event.has_labels
+
+    for event, evaluation, rows in learned_with_held_out_by_score(ctx, unsupervised):
+        by_hand = event.kind == "stat" and event.applied
+        what = f"the {event.qualname} of {event.data} is computed on" if by_hand else f"{short(event.qualname)} is fitted on {event.data},"
+        message = (
+            f"{what} {rows}: a model fitted on other rows is scored on them at "
+            f"{ctx.where(evaluation.span)}; the held-out rows determine what is learned from them, "
+            "so the evaluation no longer tests unseen data"
+        )
+        related = ((evaluation.span, f"{evaluation.data} is scored here by a model fitted on other rows"),)
+        procedure = combined(held_out_procedure(ctx.facts, None, evaluation), _step_pieces(event, by_hand))
+        hits.append(learn_hit(event, message, related, procedure, ctx))
     return hits
-
-
-def _fit_rows(evaluation, facts) -> set:
-    """The rows the evaluated model was fitted on."""
-    return {r for i in evaluation.fits if i in facts.learns for r in facts.learns[i].rows}
 
 
 def _only_models_of_these_rows(event, facts) -> bool:
@@ -280,8 +266,8 @@ def _only_models_of_these_rows(event, facts) -> bool:
         return False
     for evaluation in facts.evaluations:
         if event.id in evaluation.learned:
-            fit_rows = _fit_rows(evaluation, facts)
-            if not fit_rows or not fit_rows <= event.rows:
+            fitted = fit_rows(evaluation, facts)
+            if not fitted or not fitted <= event.rows:
                 return False
     return True
 
