@@ -15,7 +15,7 @@ from .analysis.facts import Span
 from .findings import Finding, Location, Related
 from .fix.plan import PLANNERS, merged, plan
 from .fix.tree import Tree
-from .recover import LINE_SKIPPED, MAX_RECOVERED_LINES, READ_AS_CALL, may_recover, neutralise, reads_as_print, syntax_reason
+from .recover import LINE_SKIPPED, MAX_PASSES, READ_AS_CALL, recover_line, syntax_reason
 from .ruleset import Context, Rule
 from .lines import split_lines
 from .sources import Source, SourceError, decode, read_source
@@ -110,7 +110,7 @@ def parse(source: Source, path: str) -> tuple:
     """Parse the source; a notebook cell that does not parse is reported and blanked."""
     text = source.text
     errors = list(source.skipped)
-    for _ in range(len(source.cells) + 1 if source.cells is not None else MAX_RECOVERED_LINES + 1):
+    for _ in range(len(source.cells) + 1 if source.cells is not None else MAX_PASSES):
         try:
             with warnings.catch_warnings():  # e.g. "invalid escape sequence": not ours to report
                 warnings.simplefilter("ignore")
@@ -135,14 +135,14 @@ def parse(source: Source, path: str) -> tuple:
 
 
 def _skip_line(text: str, lineno, reason: str, errors: list) -> str:
-    """Neutralise the line of a syntax error in a script (recover.py); a line that still
+    """Recover the line of a syntax error in a script (recover.py); a line that still
     fails, or too many bad lines, make the whole file unparsable."""
-    as_print = reads_as_print(text, lineno)
-    fixed = neutralise(text, lineno) if may_recover([e.reason for e in errors], as_print) else None
-    if fixed is None:
+    recovered = recover_line(text, lineno, [e.reason for e in errors])
+    if recovered is None:
         raise SourceError(reason, lineno) from None
-    if not any(e.line == lineno for e in errors):
-        errors.append(SourceError(reason + (READ_AS_CALL if as_print else LINE_SKIPPED), lineno))
+    fixed, lines = recovered
+    seen = {e.line for e in errors}
+    errors.extend(SourceError(reason + how, number, None) for number, how in lines if number not in seen)
     return fixed
 
 

@@ -1,39 +1,77 @@
 """Lines of a script the parser rejects, neutralised in place so the rest is analysed.
 
-One pasted shell command or Python 2 ``print`` must not hide a whole file: a ``print x``
-statement becomes the call ``print(x)``, any other line ``pass`` at its indentation (a
+One pasted shell command or Python 2 ``print`` must not hide a whole file: ``print x``
+statements become the calls ``print(x)``, any other line ``pass`` at its indentation (a
 block header stays a block header), then, if the parser still stops there, an empty
 line. Every line keeps its number.
 """
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from typing import Optional
 
 from .lines import split_lines
 from .suppress import comment
 
 # A script with more bad lines than this is unparsable as a whole; Python 2 ``print``
-# statements read as calls count apart (an old notebook prints at every step).
+# statements read as calls do not count (an old notebook prints at every step).
 MAX_SKIPPED_LINES = 20
-MAX_PRINT_CALLS = 400
-MAX_RECOVERED_LINES = MAX_SKIPPED_LINES + MAX_PRINT_CALLS
+# Parser passes a script may take: one per skipped line, one reading every print as a call.
+MAX_PASSES = MAX_SKIPPED_LINES + 2
 LINE_SKIPPED = "; line skipped"
 READ_AS_CALL = "; read as a print() call"
 
 
 def reads_as_print(text: str, lineno: Optional[int]) -> bool:
-    """Line ``lineno`` is a Python 2 ``print`` statement that neutralise() makes a call."""
+    """Line ``lineno`` is a Python 2 ``print`` statement that prints_as_calls() reads."""
     lines = split_lines(text)
     return bool(lineno) and lineno <= len(lines) and print_call(lines[lineno - 1].strip()) is not None
 
 
-def may_recover(messages, as_print: bool) -> bool:
-    """Whether one more line may be recovered, given the LL000 messages of those before."""
-    if as_print:
-        return sum(m.endswith(READ_AS_CALL) for m in messages) < MAX_PRINT_CALLS
-    return sum(m.endswith(LINE_SKIPPED) for m in messages) < MAX_SKIPPED_LINES
+def recover_line(text: str, lineno: Optional[int], messages: list) -> Optional[tuple]:
+    """(``text`` with the line the parser stopped at recovered, [(line, how), ...] for the
+    lines that were): Python 2 prints all read as calls, or that one line skipped while
+    ``messages`` (the LL000 reasons so far) name fewer than MAX_SKIPPED_LINES skipped
+    lines; None when nothing is left to try."""
+    if reads_as_print(text, lineno):
+        fixed, converted = prints_as_calls(text)
+        if lineno in converted:
+            return fixed, [(number, READ_AS_CALL) for number in converted]
+    if sum(m.endswith(LINE_SKIPPED) for m in messages) >= MAX_SKIPPED_LINES:
+        return None
+    fixed = neutralise(text, lineno)
+    return None if fixed is None else (fixed, [(lineno, LINE_SKIPPED)])
+
+
+def prints_as_calls(text: str) -> tuple:
+    """(``text`` with every Python 2 ``print`` statement whole on its line read as the call
+    it meant, the numbers of those lines): all at once, as the parser would stop at each in
+    turn; lines inside a string literal are left alone."""
+    lines = split_lines(text)
+    inside = _string_lines(text)
+    converted = []
+    for number, line in enumerate(lines, 1):
+        if "print" in line and number not in inside:
+            call = print_call(line.strip())
+            if call is not None:
+                lines[number - 1] = line[: len(line) - len(line.lstrip())] + call
+                converted.append(number)
+    return "\n".join(lines), converted
+
+
+def _string_lines(text: str) -> set:
+    """Lines after the first of a multi-line string literal (as far as the text tokenizes)."""
+    inside = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                inside.update(range(token.start[0] + 1, token.end[0] + 1))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return inside
 
 
 def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
@@ -43,7 +81,7 @@ def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
         return None
     bad = lines[lineno - 1]
     indent = bad[: len(bad) - len(bad.lstrip())]
-    neutral = print_call(bad.strip()) or _neutral(bad.strip())
+    neutral = _neutral(bad.strip())
     if neutral.endswith(":") and not _indented_after(lines, lineno, indent):
         neutral = "pass"  # a broken header with no block under it (``def (:`` above top-level code)
     if bad.strip() and bad.strip() != neutral:

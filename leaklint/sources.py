@@ -317,14 +317,15 @@ def _recovered(cell_lines: list, error, number: int) -> tuple:
     ``print x`` read as a call), and one error per line; (None, [the cell's error]) when that fails."""
     text = "\n".join(cell_lines)
     errors = []
-    while isinstance(error, SyntaxError):
-        as_print = recover.reads_as_print(text, error.lineno)
-        fixed = recover.neutralise(text, error.lineno) if recover.may_recover([e.reason for e in errors], as_print) else None
-        if fixed is None:
+    for _ in range(recover.MAX_PASSES):
+        if not isinstance(error, SyntaxError):
             break
-        if not any(e.line == error.lineno for e in errors):
-            suffix = recover.READ_AS_CALL if as_print else recover.LINE_SKIPPED
-            errors.append(SourceError(recover.syntax_reason(error, text) + suffix, error.lineno, number))
+        recovered = recover.recover_line(text, error.lineno, [e.reason for e in errors])
+        if recovered is None:
+            break
+        fixed, lines = recovered
+        reason, seen = recover.syntax_reason(error, text), {e.line for e in errors}
+        errors.extend(SourceError(reason + how, line, number) for line, how in lines if line not in seen)
         text, error = fixed, _parses(fixed)
         if error is None:
             return text.split("\n"), errors

@@ -18,7 +18,7 @@ import warnings
 from functools import lru_cache
 from typing import Optional
 
-from ..recover import MAX_RECOVERED_LINES, MAX_SKIPPED_LINES, neutralise, reads_as_print
+from ..recover import LINE_SKIPPED, MAX_PASSES, recover_line
 from . import libraries as lib
 
 ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -102,18 +102,19 @@ def _parse_recovering(text: str, path: str) -> Optional[ast.Module]:
     neutralised, and Python 2 ``print`` statements read as calls, rather than losing the
     module's helpers. A function or class holding a neutralised line is dropped (its calls
     stay unknown calls): its body is not the code its author wrote."""
-    bad = set()
-    for _ in range(MAX_RECOVERED_LINES + 1):
+    bad, messages = set(), []
+    for _ in range(MAX_PASSES):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 tree = ast.parse(text, filename=path)
         except SyntaxError as err:
-            if not reads_as_print(text, err.lineno):  # a print read as a call is the code written
-                bad.add(err.lineno)
-            text = neutralise(text, err.lineno) if len(bad) <= MAX_SKIPPED_LINES else None
-            if text is None:
+            recovered = recover_line(text, err.lineno, messages)
+            if recovered is None:
                 return None
+            text, lines = recovered
+            messages += [how for _, how in lines]
+            bad |= {line for line, how in lines if how == LINE_SKIPPED}  # a print read as a call is the code written
             continue
         tree.body = [
             stmt for stmt in tree.body
