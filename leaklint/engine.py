@@ -15,7 +15,7 @@ from .analysis.facts import Span
 from .findings import Finding, Location, Related
 from .fix.plan import PLANNERS, merged, plan
 from .fix.tree import Tree
-from .recover import LINE_SKIPPED, MAX_PASSES, READ_AS_CALL, recover_line, syntax_reason
+from .recover import LINE_SKIPPED, MAX_PASSES, READ_AS_CALL, READ_AS_PYTHON3, recover_line, syntax_reason
 from .ruleset import Context, Rule
 from .lines import split_lines
 from .sources import Source, SourceError, decode, read_source
@@ -69,7 +69,7 @@ PARSE_DOC = ("leaklint could not read or parse this file (or a notebook cell, or
              "which is then skipped and the rest analysed), so it was not analysed there.")
 PARSE_HELP = "fix the file or exclude it"
 # An LL000 message ending so names a part skipped; the rest of the file was analysed.
-SKIPPED_SUFFIXES = (LINE_SKIPPED, "; cell skipped", READ_AS_CALL)
+SKIPPED_SUFFIXES = (LINE_SKIPPED, "; cell skipped", READ_AS_CALL, READ_AS_PYTHON3)
 _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 # Nesting deeper than the default recursion limit allows is retried on a thread with a

@@ -23,6 +23,7 @@ MAX_SKIPPED_LINES = 20
 MAX_PASSES = MAX_SKIPPED_LINES + 2
 LINE_SKIPPED = "; line skipped"
 READ_AS_CALL = "; read as a print() call"
+READ_AS_PYTHON3 = "; read as Python 3"
 
 
 def reads_as_print(text: str, lineno: Optional[int]) -> bool:
@@ -40,6 +41,12 @@ def recover_line(text: str, lineno: Optional[int], messages: list) -> Optional[t
         fixed, converted = prints_as_calls(text)
         if lineno in converted:
             return fixed, [(number, READ_AS_CALL) for number in converted]
+    lines = split_lines(text)
+    line = lines[lineno - 1] if lineno and lineno <= len(lines) else ""
+    modern = python3_line(line.strip())
+    if modern is not None:  # 10L, 0755, `x`, <>: the line as Python 3 writes it
+        lines[lineno - 1] = line[: len(line) - len(line.lstrip())] + modern
+        return "\n".join(lines), [(lineno, READ_AS_PYTHON3)]
     if sum(m.endswith(LINE_SKIPPED) for m in messages) >= MAX_SKIPPED_LINES:
         return None
     fixed = neutralise(text, lineno)
@@ -91,6 +98,35 @@ def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
     else:
         return None
     return "\n".join(lines)
+
+
+def python3_line(statement: str) -> Optional[str]:
+    """A line of Python 2 (``k=10L``, ``0755``, a backquoted ``repr``, ``<>``, a ``print``
+    with any of them) as Python 3 writes it, when that parses; None otherwise."""
+    modern = statement
+    for pattern, replacement in _PYTHON2_FORMS:
+        modern = pattern.sub(replacement, modern)
+    call = print_call(modern)
+    if call is not None:
+        return call
+    if modern == statement:
+        return None
+    for trial in (modern, modern + "\n pass", "if 1:\n pass\n" + modern + "\n pass", "try:\n pass\n" + modern + "\n pass"):
+        try:
+            ast.parse(trial)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            continue
+        return modern
+    return None
+
+
+_PYTHON2_FORMS = (
+    (re.compile(r"\b(\d+)[lL]\b"), r"\1"),
+    (re.compile(r"\b0([0-7]+)\b"), r"0o\1"),
+    (re.compile(r"`([^`]+)`"), r"repr(\1)"),
+    (re.compile(r"<>"), "!="),
+    (re.compile(r"^(except\s+[\w.]+)\s*,\s*(\w+)\s*:"), r"\1 as \2:"),
+)
 
 
 def print_call(statement: str) -> Optional[str]:

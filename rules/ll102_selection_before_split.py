@@ -5,7 +5,8 @@ or cross-validated, and columns chosen by hand from a supervised model's
 `feature_importances_`, `coef_`, CatBoost's `get_feature_importance()` or a booster's
 `feature_importance()` (the top k kept, the weakest dropped) when that model learned from
 those rows, by tsfresh's `select_features(X, y)`, or by each column's correlation with
-the label (`pearsonr`, `np.corrcoef(X[:, j], y)`, also as the `key` of `sorted`). Rows
+the label (`pearsonr`, `np.corrcoef(X[:, j], y)`; as the `key` of `sorted`, in sorted
+`(score, name)` pairs, or tested by an `if` that appends the names it keeps). Rows
 held out without a split (a test file a model fitted on other rows is scored on) count
 too: a selection on `pd.concat([X_train, X_test])` and both labels is the same leak.
 

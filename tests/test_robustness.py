@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from leaklint import engine
-from leaklint.recover import print_call
+from leaklint.recover import print_call, python3_line
 from leaklint.runner import lint_paths
 
 LEAKY = """\
@@ -456,3 +456,33 @@ def test_form_feed_does_not_shift_fix_rows(tmp_path):
 ])
 def test_python2_print_statements_read_as_the_call_they_meant(statement, call):
     assert print_call(statement) == call
+
+
+@pytest.mark.parametrize("line, modern", [
+    ("selector = SelectKBest(f_classif, k=10L)", "selector = SelectKBest(f_classif, k=10)"),
+    ("os.chmod(path, 0755)", "os.chmod(path, 0o755)"),
+    ("label = `score`", "label = repr(score)"),
+    ("if a <> b:", "if a != b:"),
+    ("except ValueError, err:", "except ValueError as err:"),
+    ('print "k:", 10L', 'print("k:", 10)'),
+    ("alpha = 0.05", None),  # Python 3 already
+    ("key = lambda (c, v): v", None),  # no Python 3 spelling here: skipped
+])
+def test_python2_lines_read_as_python3_writes_them(line, modern):
+    assert python3_line(line) == modern
+
+
+def test_a_python2_literal_does_not_hide_the_step_on_its_line(tmp_path):
+    (tmp_path / "old.py").write_text(
+        "from sklearn.feature_selection import SelectKBest, f_classif\n"
+        "from sklearn.linear_model import LogisticRegression\n"
+        "from sklearn.model_selection import cross_val_score\n"
+        "import numpy as np\n"
+        "X, y = np.load('X.npy'), np.load('y.npy')\n"
+        "X_sel = SelectKBest(f_classif, k=10L).fit_transform(X, y)\n"
+        "print cross_val_score(LogisticRegression(), X_sel, y, cv=5).mean()\n"
+    )
+    found = json.loads(leaklint("--output-format", "json", "old.py", cwd=tmp_path).stdout)
+    assert [(f["code"], f["line"], f["message"].rsplit("; ", 1)[-1]) for f in found if f["code"] == "LL000"] == [
+        ("LL000", 6, "read as Python 3"), ("LL000", 7, "read as a print() call")]
+    assert [(f["code"], f["line"]) for f in found if f["code"] != "LL000"] == [("LL102", 6)]

@@ -336,7 +336,10 @@ class CallsMixin:
                 for record in (a for a in args if isinstance(a, Seq)):  # rows.append({"subject": sid, ...})
                     for key in record.keys:
                         self._tagged_per_file(merge_data([record]).rows, key)
-                self._rebind(func.value, replace(merge_data([receiver] + args), element=False), scope)
+                collected = replace(merge_data([receiver] + args), element=False)
+                if self._chosen_by and not collected.rows:  # names kept by a test of a selection's scores
+                    collected = replace(collected, learned=collected.learned | self._chosen_by)
+                self._rebind(func.value, collected, scope)
             return result
         return self._call_value(self.ev(func, scope), node, scope)
 
@@ -426,6 +429,11 @@ class CallsMixin:
             return Enumerated(args[0])
         if name == "zip":
             return Zipped(tuple(args))
+        if name == "sorted" and isinstance(args[0], Zipped):
+            # sorted(zip(scores, names)): a list of pairs, each name's place what the scores learned
+            order = frozenset().union(*(as_data(item).learned for item in args[0].items))
+            pair = Seq(tuple(replace(as_data(item), learned=as_data(item).learned | order) for item in args[0].items))
+            return Seq((pair,)) if order else as_data(args[0])
         if name == "next" and isinstance(args[0], Folds):
             return self.iterate(args[0])
         if isinstance(args[0], (Folds, Seq)) or (name in ("list", "tuple", "sorted") and isinstance(args[0], FoldIndex)):

@@ -85,6 +85,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._defined: list = []  # (FunctionDef, defining scope) in the order met
         self._logged: frozenset = frozenset()  # scores logged to an experiment tracker
         self._inspected: list = []  # ids of supervised selections whose scores were read
+        self._chosen_by: frozenset = frozenset()  # selections the enclosing ``if`` tests
         self._sites: list = []  # (Span, text of the rows handed or None) of calls of the file's own code under way
         self._searches: dict = {}  # LearnEvent id of a search's fit -> Span where the search was built
         self._reads: dict = {}  # id(For) -> its body lists or reads files
@@ -346,12 +347,18 @@ class Interpreter(CallsMixin, RecordingMixin):
                     self.bind(target.value.id, select_columns(current, keep), scope)
 
     def stmt_If(self, stmt, scope):
-        self.ev(stmt.test, scope)
+        test = as_data(self.ev(stmt.test, scope))
         known = self._known_truth(stmt.test, scope)
-        if known is None:
-            self._branches(scope, [stmt.body, stmt.orelse])
-        else:  # if imbal == True: with imbal bound to the literal 0: only one branch runs
-            self.exec_block(stmt.body if known else stmt.orelse, scope)
+        outer = self._chosen_by
+        # if pearsonr(df[c], y)[1] < 0.01: kept.append(c): what the branches collect was chosen by it
+        self._chosen_by = outer | {i for i in test.learned if self.facts.learns[i].kind == "selection"}
+        try:
+            if known is None:
+                self._branches(scope, [stmt.body, stmt.orelse])
+            else:  # if imbal == True: with imbal bound to the literal 0: only one branch runs
+                self.exec_block(stmt.body if known else stmt.orelse, scope)
+        finally:
+            self._chosen_by = outer
 
     _COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not}
 
