@@ -72,3 +72,15 @@ def test_a_selection_by_a_named_mask_of_the_same_cutoff_is_that_side():
         "df_train = df[df['Date'] <= end]\ndf_test = df[df['Date'] >= start]\n"
     )
     assert sides(source)["df.loc[train_mask, 'x']"] == ("df['Date'] <= end / >= start", "train")
+
+
+def test_the_middle_of_three_date_ranges_pairs_with_the_part_before_it():
+    found = sides("train = df[df.date < t]\nvalid = df[(df.date >= t) & (df.date < v)]\ntest = df[df.date >= v]\n")
+    assert found == {"df[df.date < t]": ("df.date < t / >=", "train"),
+                     "df[(df.date >= t) & (df.date < v)]": ("df.date < t / >=", "test")}
+
+
+def test_a_mask_named_for_training_selects_the_training_rows_alone():
+    found = sides("train_mask = df.date <= cutoff\nmeans = df.loc[train_mask, cols].mean()\n"
+                  "keep = df.date <= cutoff\nother = df.loc[keep, cols]\n")
+    assert found == {"df.loc[train_mask, cols]": ("train_mask / ~train_mask", "train")}

@@ -14,7 +14,9 @@ number); one with text (``df[df.source == "train"]``) or on a column the file se
 constant (``test["interest_level"] = 3``, the competition's rows of a stacked table)
 does not. Two cutoffs known as constants pair when the parts they bound do not overlap
 (``<= end`` / ``>= start``), and any other selection by a paired condition is that side
-(``df.loc[train_mask]``). The folds a list computed from a fold number gives
+(``df.loc[train_mask]``). The middle part of a three-way split by time
+(``df[(df.date >= t) & (df.date < v)]``) pairs by each of its bounds with the part on
+the other side of it. The folds a list computed from a fold number gives
 (``df[df.kfold.isin(FOLD_MAPPING.get(FOLD))]``) pair with that fold (``df.kfold == FOLD``).
 """
 from __future__ import annotations
@@ -63,6 +65,16 @@ def _condition(node: ast.Subscript, masks: dict):
         return None
     op = type(key.ops[0])
     return key.left, _COMPLEMENT[op] if negated else op, key.comparators[0]
+
+
+def _conjuncts(node: ast.Subscript) -> list:
+    """The comparisons of ``frame[(a >= t) & (a < v)]``, the middle part of a three-way split
+    by time: each pairs with the part on its other side (``frame[a < t]``)."""
+    key = rows_key(node)
+    if not (isinstance(key, ast.BinOp) and isinstance(key.op, ast.BitAnd)):
+        return []
+    return [(part.left, type(part.ops[0]), part.comparators[0]) for part in (key.left, key.right)
+            if isinstance(part, ast.Compare) and len(part.ops) == 1 and type(part.ops[0]) in _COMPLEMENT]
 
 
 def column_name(node):
@@ -114,14 +126,12 @@ def pair_masks(tree: ast.AST) -> dict:
         listed = _listed(node)
         if listed is not None:
             lists.append((node, *listed))
-        if condition is None:
-            continue  # no comparison
-        left, op, compared = condition
-        if op in (ast.Eq, ast.NotEq) and isinstance(compared, ast.Constant) and compared is not _NAMED and not (
-                isinstance(compared.value, int) and not isinstance(compared.value, bool)
-                and column_name(left) not in markers):
-            continue  # df[df.source == "train"] / != "train": a table's own rows, not a fold
-        groups.setdefault((ast.unparse(left), ast.unparse(compared)), {}).setdefault(op, []).append(node)
+        for left, op, compared in [condition] if condition is not None else _conjuncts(node):
+            if op in (ast.Eq, ast.NotEq) and isinstance(compared, ast.Constant) and compared is not _NAMED and not (
+                    isinstance(compared.value, int) and not isinstance(compared.value, bool)
+                    and column_name(left) not in markers):
+                continue  # df[df.source == "train"] / != "train": a table's own rows, not a fold
+            groups.setdefault((ast.unparse(left), ast.unparse(compared)), {}).setdefault(op, []).append(node)
     sides = {}
     _pair_bounds(groups, names, masks, sides)
     for (left, right), by_op in groups.items():
@@ -142,7 +152,20 @@ def pair_masks(tree: ast.AST) -> dict:
                 sides[id(node)] = (text, _part(names[id(node)]))
     _pair_fold_lists(lists, groups, names, sides)
     _same_conditions(tree, masks, sides)
+    _named_training_masks(tree, masks, sides)
     return sides
+
+
+def _named_training_masks(tree: ast.AST, masks: dict, sides: dict) -> None:
+    """``df.loc[train_mask, cols]`` with ``train_mask = df.date <= cutoff`` paired with no
+    held-out part (the cutoff a helper's parameter): the mask's name says these are the
+    training rows of a split by that condition, and what is learned from them learned
+    from those rows only."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and id(node) not in sides:
+            key = rows_key(node)
+            if isinstance(key, ast.Name) and isinstance(masks.get(key.id), ast.Compare) and _part(key.id) == "train":
+                sides[id(node)] = (f"{key.id} / ~{key.id}", "train")
 
 
 def _listed(node: ast.Subscript):
@@ -268,7 +291,10 @@ def _pair_bounds(groups: dict, names: dict, masks: dict, sides: dict) -> None:
             continue
         (low_op, low), (high_op, high) = lower[0], upper[0]
         said = {_part(names[id(low)]), _part(names[id(high)])}
-        low_bound, high_bound = _condition(low, masks)[2], _condition(high, masks)[2]
+        low_condition, high_condition = _condition(low, masks), _condition(high, masks)
+        if low_condition is None or high_condition is None:
+            continue  # a part bounded on both sides (``(a > s) & (a <= e)``) pairs by one bound only
+        low_bound, high_bound = low_condition[2], high_condition[2]
         if ast.unparse(low_bound) == ast.unparse(high_bound):
             continue  # one bound: complementary conditions pair below, or not at all
         below, above = _bound_value(low_bound, masks), _bound_value(high_bound, masks)
