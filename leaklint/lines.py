@@ -3,7 +3,9 @@ end a line, and nothing else does (``str.splitlines`` also breaks at form feeds 
 ``\\u2028``, which would shift every line number after them)."""
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -21,3 +23,13 @@ def line_ends(text: str) -> list:
     ends = [m.end() for m in LINE_BREAK.finditer(text)]
     starts = [0] + ends
     return [text[a:b] for a, b in zip(starts, ends + [len(text)]) if a < b]
+
+
+def tokens(text: str) -> tuple:
+    """(the tokens of ``text`` as far as it tokenizes, whether it tokenized whole)."""
+    found = []
+    try:
+        found.extend(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return found, False
+    return found, True

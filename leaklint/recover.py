@@ -8,12 +8,11 @@ line. Every line keeps its number.
 from __future__ import annotations
 
 import ast
-import io
 import re
 import tokenize
 from typing import Optional
 
-from .lines import split_lines
+from .lines import split_lines, tokens
 from .suppress import comment
 
 # A script with more bad lines than this is unparsable as a whole; Python 2 ``print``
@@ -26,26 +25,21 @@ READ_AS_CALL = "; read as a print() call"
 READ_AS_PYTHON3 = "; read as Python 3"
 
 
-def reads_as_print(text: str, lineno: Optional[int]) -> bool:
-    """Line ``lineno`` is a Python 2 ``print`` statement that prints_as_calls() reads."""
-    lines = split_lines(text)
-    return bool(lineno) and lineno <= len(lines) and print_call(lines[lineno - 1].strip()) is not None
-
-
 def recover_line(text: str, lineno: Optional[int], messages: list) -> Optional[tuple]:
     """(``text`` with the line the parser stopped at recovered, [(line, how), ...] for the
     lines that were): Python 2 prints all read as calls, or that one line skipped while
     ``messages`` (the LL000 reasons so far) name fewer than MAX_SKIPPED_LINES skipped
     lines; None when nothing is left to try."""
-    if reads_as_print(text, lineno):
-        fixed, converted = prints_as_calls(text)
-        if lineno in converted:
-            return fixed, [(number, READ_AS_CALL) for number in converted]
     lines = split_lines(text)
     line = lines[lineno - 1] if lineno and lineno <= len(lines) else ""
+    if print_call(line.strip()) is not None:
+        calls = list(lines)
+        converted = _prints_as_calls(calls, _string_lines(text))
+        if lineno in converted:
+            return "\n".join(calls), [(number, READ_AS_CALL) for number in converted]
     modern = python3_line(line.strip())
     if modern is not None:  # 10L, 0755, `x`, <>: the line as Python 3 writes it
-        lines[lineno - 1] = line[: len(line) - len(line.lstrip())] + modern
+        lines[lineno - 1] = _reindented(line, modern)
         return "\n".join(lines), [(lineno, READ_AS_PYTHON3)]
     if sum(m.endswith(LINE_SKIPPED) for m in messages) >= MAX_SKIPPED_LINES:
         return None
@@ -53,32 +47,29 @@ def recover_line(text: str, lineno: Optional[int], messages: list) -> Optional[t
     return None if fixed is None else (fixed, [(lineno, LINE_SKIPPED)])
 
 
-def prints_as_calls(text: str) -> tuple:
-    """(``text`` with every Python 2 ``print`` statement whole on its line read as the call
-    it meant, the numbers of those lines): all at once, as the parser would stop at each in
-    turn; lines inside a string literal are left alone."""
-    lines = split_lines(text)
-    inside = _string_lines(text)
+def _prints_as_calls(lines: list, inside: set) -> list:
+    """Every Python 2 ``print`` statement whole on its line of ``lines`` read as the call it
+    meant, in place, all at once as the parser would stop at each in turn (lines ``inside``
+    a string literal left alone); the numbers of those lines."""
     converted = []
     for number, line in enumerate(lines, 1):
         if "print" in line and number not in inside:
             call = print_call(line.strip())
             if call is not None:
-                lines[number - 1] = line[: len(line) - len(line.lstrip())] + call
+                lines[number - 1] = _reindented(line, call)
                 converted.append(number)
-    return "\n".join(lines), converted
+    return converted
+
+
+def _reindented(line: str, statement: str) -> str:
+    """``statement`` at the indentation of ``line``."""
+    return line[: len(line) - len(line.lstrip())] + statement
 
 
 def _string_lines(text: str) -> set:
     """Lines after the first of a multi-line string literal (as far as the text tokenizes)."""
-    inside = set()
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
-                inside.update(range(token.start[0] + 1, token.end[0] + 1))
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        pass
-    return inside
+    return {line for token in tokens(text)[0] if token.type == tokenize.STRING and token.end[0] > token.start[0]
+            for line in range(token.start[0] + 1, token.end[0] + 1)}
 
 
 def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:

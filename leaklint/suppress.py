@@ -11,9 +11,10 @@ A ``noqa`` counts only in a comment, not inside a string literal.
 """
 from __future__ import annotations
 
-import io
 import re
 import tokenize
+
+from .lines import tokens
 
 _CODE = r"[A-Za-z]+[0-9]+"
 _NOQA = re.compile(rf"#\s*noqa(?::\s*(?P<codes>{_CODE}(?:[\s,]+{_CODE})*))?", re.I)
@@ -32,11 +33,10 @@ def file_is_suppressed(text: str) -> bool:
 def _comment_lines(text: str) -> set:
     """The lines holding a comment token (not a line of a string literal that starts with
     ``#``); every line when the file does not tokenize, as the lines read as written."""
-    try:
-        return {token.start[0] for token in tokenize.generate_tokens(io.StringIO(text).readline)
-                if token.type == tokenize.COMMENT}
-    except (tokenize.TokenError, IndentationError, SyntaxError):
+    found, whole = tokens(text)
+    if not whole:
         return set(range(1, text.count("\n") + 2))
+    return {token.start[0] for token in found if token.type == tokenize.COMMENT}
 
 
 def file_codes(lines: list) -> frozenset:

@@ -351,7 +351,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         known = self._known_truth(stmt.test, scope)
         outer = self._chosen_by
         # if pearsonr(df[c], y)[1] < 0.01: kept.append(c): what the branches collect was chosen by it
-        self._chosen_by = outer | {i for i in test.learned if self.facts.learns[i].kind == "selection"}
+        self._chosen_by = outer | self._selections(test)
         try:
             if known is None:
                 self._branches(scope, [stmt.body, stmt.orelse])
@@ -359,6 +359,10 @@ class Interpreter(CallsMixin, RecordingMixin):
                 self.exec_block(stmt.body if known else stmt.orelse, scope)
         finally:
             self._chosen_by = outer
+
+    def _selections(self, data: Data) -> frozenset:
+        """The supervised selections a condition tests (``pearsonr(df[c], y)[1] < 0.01``)."""
+        return frozenset(i for i in data.learned if self.facts.learns[i].kind == "selection")
 
     _COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_, ast.IsNot: operator.is_not}
 
@@ -1139,7 +1143,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             listed = len(node.generators) == 1 and iterated.__class__ is Seq and bool(iterated.items)
             self.assign(gen.target, self.iterate(iterated), inner)
             for cond in gen.ifs:
-                chosen |= {i for i in as_data(self.ev(cond, inner)).learned if self.facts.learns[i].kind == "selection"}
+                chosen |= self._selections(as_data(self.ev(cond, inner)))
         self._loops += 1
         try:
             # the comprehension collects its samples back into one collection (the parts of

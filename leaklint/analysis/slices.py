@@ -18,8 +18,9 @@ def bound_of(node) -> str:
     """The cut point of a slice, by the variables it is computed from.
 
     ``data[:int(n)]`` and ``data[n - 60:]`` (a look-back window) cut at ``n``, and
-    ``data[:int(n * 0.7)]`` at ``n * 0.7``; a bound made of literals only is kept as written. A bound counted from the end (``[:-k]``)
-    cuts elsewhere than ``[k:]``: those two are inputs and targets ``k`` steps apart.
+    ``data[:int(n * 0.7)]`` at ``n * 0.7``; a bound made of literals only is kept as
+    written. A bound counted from the end (``[:-k]``) cuts elsewhere than ``[k:]``: those
+    two are inputs and targets ``k`` steps apart.
     """
     if node is None:
         return ""
