@@ -190,6 +190,8 @@ def learned_with_held_out_by_score(ctx: Context, matches: Callable) -> list:
     a model fitted on other rows is scored on, with no split naming them so), or on rows
     that include them (``concat([train, test])``), and reaching that score."""
     found = []
+    # learned before a split it reached: the split rules report it, at the same call
+    split_before = {fact.learn for fact in ctx.facts.contaminations if fact.via != "resplit"}
     for evaluation in ctx.facts.evaluations:
         if not evaluation.scored or not evaluation.rows or any(r.side is not None and r.side.held_out for r in evaluation.rows):
             continue  # (a held-out side of a split is the split rules' business)
@@ -198,7 +200,7 @@ def learned_with_held_out_by_score(ctx: Context, matches: Callable) -> list:
             continue
         for learn_id in sorted(evaluation.learned):
             event = ctx.facts.learns[learn_id]
-            if not event.rows or not matches(event):
+            if not event.rows or not matches(event) or learn_id in split_before:
                 continue
             if event.rows <= evaluation.rows:
                 found.append((event, evaluation, "the held-out rows"))

@@ -99,10 +99,15 @@ def check(ctx):
 
     def matches(event):
         if event.kind == "group-stat":
-            return event.column in labels
+            # an encoding is a feature: a statistic of the label that reaches models only as
+            # labels (missing labels filled from other rows' totals) encodes nothing
+            return event.column in labels and (reaches_features(event) or not ctx.facts.trainings)
         return event.kind == "fit" and (
             event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
         )
+
+    def reaches_features(event):
+        return any(event.id in t.features for t in ctx.facts.trainings)
 
     def explain(event, split):
         if event.kind == "group-stat":

@@ -17,7 +17,10 @@ those rows whose sides no code reads (the split was made for the evaluation, and
 model ignores it); or a model scored on all rows after a split (a second report that
 includes the training rows). These are reported at the score. A training score shown
 next to the same model's held-out score, beside a cross-validation of its rows, or
-printed as a training or in-sample score is a diagnostic and stays silent, as is an
+printed as a training or in-sample score (or "no CV") is a diagnostic and stays silent,
+as is a model fitted and scored on a table of numbers typed into the code (the four rows
+of XOR: a demonstration with nothing else to generalise to), a `LinearRegression` of
+one column when no model is tested (a trend line: its R^2 describes the data), and an
 in-sample score beside held-out scores of models of its kind (a curve described by its
 in-sample R^2 beside a tested linear model); predictions never compared with
 labels (a submission file) are not a score, and neither are residuals (`y - pred`) that
@@ -90,6 +93,8 @@ from leaklint.analysis.facts import disjoint_rows
 from leaklint.analysis.values import Side
 from leaklint.ruleset import Hit, evaluated_procedure, learn_hit, overlaps, short
 
+# least-squares lines: fitted to one column, a description of the data (a trend and its R^2)
+LINES = frozenset({"sklearn.linear_model.LinearRegression", "sklearn.linear_model._base.LinearRegression"})
 CODE = "LL302"
 NAME = "train-test-overlap"
 SUMMARY = "a model is fitted on rows that include the rows it is later scored on"
@@ -192,6 +197,10 @@ def _resubstitution(ctx, reported) -> list:
                     continue  # rows named before the file makes them (a cell run early): maybe the rows scored honestly later
                 if evaluation.label == "train":
                     continue  # the code calls it a training score: a diagnostic
+                if roots <= facts.typed_roots:
+                    continue  # every input typed into the code (XOR's four rows): nothing else to generalise to
+                if event.feature is not None and event.qualname in LINES and not held_out:
+                    continue  # a straight line through one column: its R^2 describes the data, no prediction is made
                 # beside other models' held-out scores, it is a report only when no model of its
                 # kind is tested, when called a test score, set against one of them, or made
                 # beside a split it ignores; with no held-out score in the file, it is the only

@@ -84,7 +84,12 @@ cannot read (a project function), whose held-out parts the code binds only to na
 marked unused (`X_train, _X_test, y_train, _y_test = make_split(...)`), is silent: the
 test part is kept for other code, which scores the tuned model there. So is a search on
 a file saved as a split's training part (`X_train.csv`) when the file reads no other
-part: a tuning notebook beside the script that tests. Reporting means
+part: a tuning notebook beside the script that tests. So is a best score only printed
+(not called a test or left-out score) when a model fitted on the searched table then
+predicts a table read whole whose predictions nothing scores, and the file scores no
+held-out part: a competition's test file, scored where the predictions are submitted (a
+best score stored in a leaderboard of models is still a result).
+Reporting means
 printing, logging (`logging`, `mlflow`, `wandb`, a logger's methods), returning,
 appending to or storing in a container; a best score only compared with others is not
 reported.
@@ -121,7 +126,8 @@ def check(ctx):
     hits = []
     for search_id, report in sorted(first.items()):
         event = facts.learns[search_id]
-        if report.built in facts.nested or _scored_elsewhere(event, facts) or _test_set_aside(event, facts) \
+        submitted = report.how == "printed" and not report.held_out and _predicts_new_table(event, facts)
+        if report.built in facts.nested or _scored_elsewhere(event, facts) or submitted or _test_set_aside(event, facts) \
                 or _test_saved_apart(event, facts) or _part_of_a_fragment(event, facts):
             continue
         if any(line > report.span.line for line in facts.unread_lines) and report.span.path is None:
@@ -147,6 +153,20 @@ def check(ctx):
             procedure = combined(procedure, model_pieces(event))
         hits.append(Hit(report.span, message, related, procedure, {"search": event.id}))
     return hits
+
+
+def _predicts_new_table(search, facts) -> bool:
+    """After the search, a model fitted on the searched table predicts the rows of another
+    table read whole (no part of a split) and nothing scores those predictions: a
+    competition's test file, scored where the predictions are submitted."""
+    searched = {r.root for r in search.rows}
+    if any(ev.scored and any(r.side is not None and r.side.held_out for r in ev.rows) for ev in facts.evaluations):
+        return False  # the file's own held-out scores are its results
+    return bool(searched) and any(
+        not ev.scored and ev.id > search.id and ev.rows
+        and all(r.side is None and r.root not in searched and r.root in facts.file_roots for r in ev.rows)
+        and any(r.root in searched for f in ev.fits if f in facts.learns for r in facts.learns[f].rows)
+        for ev in facts.evaluations)
 
 
 def _test_set_aside(search, facts) -> bool:

@@ -723,7 +723,10 @@ class CallsMixin:
             return Data()  # BertTokenizer.from_pretrained("bert-base-uncased"): weights, no rows of this data
         if not data.rows and not data.learned and not data.time and not data.scores:
             # (a model a project function builds with a search's chosen settings stays tuned)
-            return Data(rows=self.fresh_rows(), made_by=made_by, tuned=data.tuned)
+            rows = self.fresh_rows()
+            if key in lib.ARRAY_CONSTRUCTORS and node.args and _table_of_numbers(node.args[0]):
+                self.facts.typed_roots.update(r.root for r in rows)
+            return Data(rows=rows, made_by=made_by, tuned=data.tuned)
         derived = replace(self.derive([data], node), made_by=made_by)
         named = kwargs.get("columns") if key == lib.lib_key("pandas.DataFrame") else None
         if isinstance(named, Seq) and named.items and all(as_data(item).texts for item in named.items):
@@ -808,6 +811,7 @@ class CallsMixin:
         """A table read from a file; one named as a part of a split saved elsewhere
         (``X_train.csv``) is noted as that part."""
         data = self._read_rows(node, name)
+        self.facts.file_roots.update(r.root for r in data.rows)
         part = saved_part(node)
         if part is not None:
             self.facts.part_files.update((r.root, part) for r in data.rows)
@@ -1339,6 +1343,11 @@ def _numbers(node) -> bool:
     return isinstance(node, (ast.List, ast.Tuple)) and all(
         isinstance((literal_of(e) or (None,))[0], (int, float)) for e in node.elts
     )
+
+
+def _table_of_numbers(node) -> bool:
+    """A list or tuple display of rows of number literals (``[[0, 0], [0, 1], [1, 0]]``)."""
+    return isinstance(node, (ast.List, ast.Tuple)) and bool(node.elts) and all(_numbers(e) for e in node.elts)
 
 
 def _native_model(key, node, params, bound) -> Optional[CallSpec]:

@@ -58,6 +58,7 @@ class LearnEvent:
     keys: tuple = ()  # the columns a group statistic groups by
     fills: bool = False  # a group statistic that fills gaps (``fillna(groupby(...).transform("median"))``)
     mimics: bool = False  # its labels are another model's predictions (a surrogate, a student)
+    feature: Optional[str] = None  # the one column a model learned from (``df["x"].values.reshape(-1, 1)``)
     # A fit's estimator as a model (its spec, a Pipeline's last step's, a search's
     # estimator's), and where that object was built: the runtime checker's model piece.
     model: object = None
@@ -203,6 +204,7 @@ class TuningReport:
     span: Span
     how: str  # "printed", "returned", ...
     built: Optional[Span]  # where the search was built
+    held_out: bool = False  # its words call it a score of held-out rows ("test", "left-out")
 
 
 @dataclass
@@ -238,6 +240,8 @@ class Facts:
     # cut from), for each side of a split the analysis cannot read (``make_time_split(df)``)
     named_parts: dict = field(default_factory=dict)
     part_files: dict = field(default_factory=dict)  # root -> the split part its file's name says it is (X_train.csv)
+    file_roots: set = field(default_factory=set)  # roots of the tables read from files
+    typed_roots: set = field(default_factory=set)  # roots of tables typed into the code (rows of number literals)
     set_aside: set = field(default_factory=set)  # roots of named held-out parts bound only to ``_names``
     # root -> the split part a name the file never binds says it is (``X_train`` of a
     # fragment whose data another file or cell made)

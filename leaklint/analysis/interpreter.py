@@ -549,10 +549,12 @@ class Interpreter(CallsMixin, RecordingMixin):
                 self._note_holder(target.attr, value)  # self.X_test = ...: a skipped line names X_test
             if isinstance(owner, Instance):
                 self._heap[(owner.key, target.attr)] = value
+            elif isinstance(owner, Data) and target.attr == "columns":
+                pass  # df.columns = df.columns.str.lower(): new names, the same values in each column
             elif isinstance(owner, Data) and owner.rows and isinstance(target.value, (ast.Name, ast.Attribute)):
                 # df.index = pd.to_datetime(df.index): the frame now holds what was set; df.dob = ...
                 # sets the column "dob", as df["dob"] = ... does (parsed dates there order nothing)
-                column = None if target.attr in ("index", "columns") else target.attr
+                column = None if target.attr == "index" else target.attr
                 self._assign_into(target.value, value, scope, None, column)
             elif path:
                 scope.env[path] = value
@@ -1021,6 +1023,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             if errors:
                 return replace(self.derive([left, right], node), residuals=errors)
         if isinstance(node.op, ast.Add):
+            words = _added_strings(node)
+            if words:  # "Ridge R^2 (no CV): " + str(model.score(X, y)): what the score is called
+                self._note_score_label([left, right, Data(texts=words)])
             if left.__class__ is Seq and right.__class__ is Seq and not left.keys and not right.keys:
                 return Seq(left.items + right.items)  # audio_cols + ["genre"]: the columns of both lists
             # list(train_idx) + extra_indices: one fold's indices and rows of no split
@@ -1183,6 +1188,18 @@ class Interpreter(CallsMixin, RecordingMixin):
 
 
 _VALUE_AGGREGATES = {"mean", "median", "sum", "std", "var", "min", "max"}
+
+
+def _added_strings(node) -> frozenset:
+    """The string constants of a chain of ``+`` (``"a" + str(x) + "b"``)."""
+    found, stack = set(), [node]
+    while stack:
+        part = stack.pop()
+        if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Add):
+            stack += (part.left, part.right)
+        elif isinstance(part, ast.Constant) and isinstance(part.value, str):
+            found.add(part.value)
+    return frozenset(found)
 
 
 def _joined_text(parts) -> Optional[str]:

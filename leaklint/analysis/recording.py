@@ -50,8 +50,8 @@ from .values import (
 )
 
 
-HELD_OUT_WORDS = re.compile(r"\btest|valid|hold.?out|unseen|out.of.sample|generali")
-TRAINING_WORDS = re.compile(r"train|\bin.?sample|resubstitution")
+HELD_OUT_WORDS = re.compile(r"\btest|valid|hold.?out|left.?out|unseen|out.of.sample|generali")
+TRAINING_WORDS = re.compile(r"train|\bin.?sample|resubstitution|\bno.?cv\b|without.?(cv|cross)")
 
 
 # the bounds of a column of parsed dates: an origin or an end of the calendar
@@ -214,6 +214,7 @@ class RecordingMixin:
             steps=est.steps,
             has_labels=y_val is not None,
             mimics=y_val is not None and self._predicted(as_data(y_val)),
+            feature=data.column,
             procedure=procedure,
             unknown=est.unknown,
             tuned=est.tuned,
@@ -587,9 +588,11 @@ class RecordingMixin:
         """Scores shown or kept as a result: a search's best score among them is reported."""
         if self._standalone or not self._searches:
             return  # (a function no code here calls reports nothing unless a caller runs it)
+        words = " ".join(n.value.lower() for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+        claims = HELD_OUT_WORDS.search(words) is not None
         for search in merge_data(values).tuning:
             if search in self._searches:
-                self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches[search]))
+                self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches[search], claims))
 
 
 def _setting(node, value):
