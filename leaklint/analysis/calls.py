@@ -1108,6 +1108,10 @@ class CallsMixin:
         if method == "assign":  # pd.read_csv(path).assign(subject=sid) in a loop over files
             for key in kwargs:
                 self._tagged_per_file(data.rows, key)
+        if method == "groupby" and _time_grouper(node):
+            # df.groupby(pd.Grouper(freq="h")): a resample, one row per period, in time order
+            time = data.time or TimeMark(node.lineno, "a time resample with pd.Grouper(freq=...)", path=_path_of(node))
+            return replace(self.derive([data], node), time=time, window=True)
         if method == "groupby":
             return replace(data, grouped=(None,) + tuple(groupby_keys(node)), column=None)
         if data.window:
@@ -1343,6 +1347,17 @@ def _numbers(node) -> bool:
     return isinstance(node, (ast.List, ast.Tuple)) and all(
         isinstance((literal_of(e) or (None,))[0], (int, float)) for e in node.elts
     )
+
+
+def _time_grouper(node) -> bool:
+    """``groupby(pd.Grouper(freq=...))`` (alone or in a list): rows grouped by period."""
+    keys = node.args[:1] + [k.value for k in node.keywords if k.arg == "by"]
+    keys = [e for k in keys for e in (k.elts if isinstance(k, (ast.List, ast.Tuple)) else [k])]
+    if len(keys) != 1 or not isinstance(keys[0], ast.Call):
+        return False
+    func = keys[0].func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return name == "Grouper" and any(k.arg == "freq" for k in keys[0].keywords)
 
 
 def _table_of_numbers(node) -> bool:
