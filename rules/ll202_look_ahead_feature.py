@@ -5,7 +5,11 @@ feature, a centred window (`rolling(..., center=True)`), a backward fill (`bfill
 `backfill()`, `fillna(method="bfill")`), `interpolate()` (each gap is filled from the
 value after it), `pd.merge_asof(..., direction="forward" | "nearest")`, and a per-entity
 aggregate over the whole history (`df.groupby("customer")["spend"].transform("mean")`
-on dated rows) used as a feature of each row. Data is time-ordered when the code shows
+on dated rows) used as a feature of each row. Also a trailing window (`rolling`,
+`expanding`, `ewm` aggregates) or a `diff`/`pct_change` of the label's own column, not
+shifted, as a feature of a model predicting that column: each row's value holds the
+answer (`df["kwh"].rolling(3).mean()` beside `y = df["kwh"]`; `shift(1)` before or after the
+window, `closed="left"`, or a label shifted ahead is silent). Data is time-ordered when the code shows
 it: a datetime index, rows sorted by parsed dates, a time resample (lag or
 trailing-window features alone do not, see Known limitations). The finding is at the look-ahead operation; the model fitted on it is a
 related location.
@@ -156,7 +160,33 @@ def check(ctx):
         if span not in hits:
             look_ahead = dict(event.procedure) or {"form": event.kind}
             hits[span] = Hit(span, message, related, combined(_training_procedure(facts, first), look_ahead))
+    for event in sorted(facts.learns.values(), key=lambda e: e.id):
+        span = event.span if event.span.path is None else event.reported
+        hit = _own_label(event, span, facts, ctx) if span not in hits else None
+        if hit is not None:
+            hits[span] = hit
     return list(hits.values())
+
+
+def _own_label(event, span, facts, ctx):
+    """A trailing window (or a difference) of the label's column that holds each row's own
+    value, a feature of a model predicting that same column of time-ordered rows: the
+    answer is among the inputs (``df["y"].rolling(3).mean()`` beside ``y = df["y"]``)."""
+    if event.kind != "own":
+        return None
+    trainings = [t for t in facts.trainings if event.id in t.features and t.label == event.column
+                 and not t.unsure and _dated(event.time, t.time)]
+    if not trainings:
+        return None
+    first = trainings[0]
+    time = _dated(event.time, first.time)
+    message = (
+        f"{event.data}: the {event.qualname} of {event.column!r} includes each row's own value, and the model "
+        f"fitted at {ctx.where(first.span)} predicts {event.column!r} of time-ordered data ({time.reason} at line "
+        f"{time.line}) from it; the label is among its features (shift the window by one row)"
+    )
+    related = tuple((t.span, "a model is fitted on this feature here") for t in trainings)
+    return Hit(span, message, related, combined(_training_procedure(facts, first), {"form": "own"}))
 
 
 def _cut_from(rows, facts) -> set:

@@ -1068,10 +1068,12 @@ class CallsMixin:
 
     def _lagged(self, data: Data, lag: int) -> Data:
         """``df.shift(1)`` of a column that read one row ahead: row t now holds what was
-        known at t (the previous row's next value), so the look-ahead is undone."""
+        known at t (the previous row's next value), so the look-ahead is undone; so is a
+        window that held the row's own value."""
         undone = frozenset(
             i for i in data.learned
-            if self.facts.learns[i].kind == "ahead" and 0 < self.facts.learns[i].lead <= lag
+            if (self.facts.learns[i].kind == "ahead" and 0 < self.facts.learns[i].lead <= lag)
+            or (self.facts.learns[i].kind == "own" and lag > 0)
         )
         self.facts.lagged_ahead |= {i for i in data.learned if self.facts.learns[i].kind == "ahead"} - undone
         if not undone:
@@ -1114,8 +1116,11 @@ class CallsMixin:
             return replace(self.derive([data], node), time=time, window=True)
         if method == "groupby":
             return replace(data, grouped=(None,) + tuple(groupby_keys(node)), column=None)
+        if data.window and data.own is not None and method in OWN_WINDOW_AGGREGATES:
+            event = self._learn("own", f"{method}() of a trailing window", node, data, node.func.value, column=data.own)
+            return replace(data, window=False, own=None, learned=data.learned | {event.id})
         if data.window:
-            return replace(data, window=False)
+            return replace(data, window=False, own=None)
         if method == "rank" and keyword_true(node, "pct") and data.rows:
             # each row's percentile among all rows: the empirical distribution of all rows, applied
             return self.derive([data, self._statistic("percentile rank", data, node, data_node=node.func.value)], node)
@@ -1127,7 +1132,14 @@ class CallsMixin:
             if _reads_ahead(method, node) is None:  # a look-ahead does not show the rows' order
                 time = time or TimeMark(node.lineno, lib.TIME_METHODS[method], path=_path_of(node),
                                         derived=method in lib.FEATURE_TIME_METHODS)
-            return replace(derived, time=time, window=method in lib.WINDOW_METHODS)
+            given = node.args or keyword_node(node, "periods") is not None
+            if method in ("diff", "pct_change") and data.column is not None and (_lead(method, node) < 0 or not given):
+                # y_t - y_(t-1): the current row's value is in it
+                event = self._learn("own", f"{method}()", node, data, node.func.value, column=data.column)
+                derived = replace(derived, learned=derived.learned | {event.id})
+            own = data.column if method in OWN_WINDOWS and _reads_ahead(method, node) is None \
+                and const_str(keyword_node(node, "closed")) not in ("left", "neither") else None
+            return replace(derived, time=time, window=method in lib.WINDOW_METHODS, own=own)
         if method in ("pipe", "apply", "transform", "agg", "aggregate") and args and isinstance(args[0], Function) and data.rows:
             # df.pipe(helper, cols) / df.apply(zscore): the function runs on the frame
             if not isinstance(args[0].node, ast.Lambda):
@@ -1347,6 +1359,11 @@ def _numbers(node) -> bool:
     return isinstance(node, (ast.List, ast.Tuple)) and all(
         isinstance((literal_of(e) or (None,))[0], (int, float)) for e in node.elts
     )
+
+
+# trailing windows whose aggregate at a row includes that row's own value, and those aggregates
+OWN_WINDOWS = frozenset(("rolling", "expanding", "ewm"))
+OWN_WINDOW_AGGREGATES = frozenset(("mean", "sum", "median", "max", "min", "std", "var"))
 
 
 def _time_grouper(node) -> bool:

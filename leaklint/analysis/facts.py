@@ -173,6 +173,7 @@ class Training:
     time: Optional[TimeMark]  # the features are time-ordered (shown before or after)
     rows: frozenset = frozenset()  # the rows of the features
     unsure: bool = False  # the features were chosen by column names the analysis cannot read
+    label: Optional[str] = None  # the column the model predicts, when its labels are one
 
 
 @dataclass(frozen=True)

@@ -225,7 +225,7 @@ class RecordingMixin:
             self._note_labels(y_val)
             if method not in lib.RESAMPLE_METHODS:
                 self._sink([data, y_val])
-                self._training(node, data)
+                self._training(node, data, y_val)
         watched = next((kwargs[k] for k in lib.EVAL_KEYWORDS if k in kwargs), None)
         if watched is not None:
             event.watched = as_data(watched).rows
@@ -276,10 +276,11 @@ class RecordingMixin:
             self.facts.label_columns.add(column)
         self.facts.label_learned |= as_data(y_val).learned
 
-    def _training(self, node, x_val) -> None:
+    def _training(self, node, x_val, y_val) -> None:
         """A model fitted (or cross-validated) with labels: what its features carry."""
         x = as_data(x_val)
-        self.facts.trainings.append(Training(span_of(node), x.learned, order_mark(x), x.rows, x.unsure))
+        self.facts.trainings.append(Training(span_of(node), x.learned, order_mark(x), x.rows, x.unsure,
+                                             as_data(y_val).column))
 
     def _keeps_best(self, est: Estimator, kwargs, node) -> Optional[str]:
         """How a fit watching rows keeps what scored best on them: early stopping, a best
@@ -347,8 +348,8 @@ class RecordingMixin:
                     self._contaminate(learn_id, split_id, "applied")
 
     def _contaminate(self, learn_id, split_id, via) -> None:
-        if self.facts.learns[learn_id].kind == "ahead":
-            return  # a look-ahead feature reads later rows; it learns nothing from held-out ones
+        if self.facts.learns[learn_id].kind in ("ahead", "own"):
+            return  # a look-ahead feature reads later rows (or the row's own); it learns nothing from held-out ones
         fact = Contamination(learn_id, split_id, via)
         seen = self.__dict__.setdefault("_contaminated", set())  # the list test was quadratic
         if fact not in seen:
@@ -496,7 +497,7 @@ class RecordingMixin:
         self._sink([data])
         if y_val is not None:
             self._note_labels(y_val)
-            self._training(node, x_val)
+            self._training(node, x_val, y_val)
         if isinstance(est, Estimator) and lib.lib_key(est.qualname) in lib.SEARCH_CLASSES and est.node is not None:
             self.facts.nested.add(span_of(est.node))  # a search cross-validated whole: nested CV
         split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)

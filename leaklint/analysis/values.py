@@ -75,6 +75,7 @@ class Data(Value):
     # summed up: residuals to plot are not a score, their mean square is
     residuals: frozenset = frozenset()
     noise: bool = False  # random draws (np.random.normal, rng.normal): they describe no row
+    own: Optional[str] = None  # a trailing window over this column's values, the current row's included
     shuffled: object = None  # the Span where the rows were put in random order (df.sample(frac=1))
     # columns chosen by names the analysis cannot read (``df[predictors]``): which of the
     # frame's columns it holds is a guess (all of them are assumed)

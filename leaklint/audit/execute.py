@@ -443,6 +443,10 @@ def _look_ahead_texts(options: dict) -> tuple[str, str]:
     if form == "center":
         window = options["window"]
         return f"the centred {window}-row rolling mean", f"the trailing {window}-row rolling mean"
+    if form == "own":
+        window = options["window"]
+        return (f"the trailing {window}-row rolling mean through the value predicted",
+                f"the trailing {window}-row rolling mean through the row before it")
     if form == "shift":
         k = options["periods"]
         rows = "row" if k == 1 else "rows"

@@ -324,6 +324,7 @@ LOOK_AHEAD_FORMS = {
     "shift": "shift", "diff": "shift", "pct_change": "shift",
     "bfill": "bfill", "backfill": "bfill", "fillna": "bfill", "merge_asof": "bfill",
     "interpolate": "interpolate",
+    "own": "own",
 }
 
 
@@ -347,9 +348,9 @@ def _look_ahead(result: Plan, proc: dict) -> dict:
     if name == "merge_asof":
         result.notes.append("form: merge_asof(direction='forward') gives each row the next reading; it runs as a backward fill")
     window, periods = proc.get("window"), proc.get("periods")
-    if form == "center" and _whole(window) and window >= 1:
+    if form in ("center", "own") and _whole(window) and window >= 1:
         options["window"] = window
-    elif form == "center" and window is not None:
+    elif form in ("center", "own") and window is not None:
         result.substituted.append("window")
         result.notes.append(f"window: `{describe(window)}` is not a literal row count; the rule's example window of 5 rows is used")
     if form == "shift" and _whole(periods) and periods != 0:

@@ -152,7 +152,7 @@ def fitted_on_all_rows(p: Pieces, X, y):
 
 # -- LL202: a feature read from later rows ----------------------------------------------
 
-LOOK_AHEAD_FORMS = ("center", "shift", "bfill", "interpolate")
+LOOK_AHEAD_FORMS = ("center", "shift", "bfill", "interpolate", "own")
 
 
 def look_ahead_feature(p: Pieces, X, y):
@@ -177,13 +177,17 @@ def look_ahead_pair(x, gaps, form: str, window: int, periods: int):
     """Each row's (look-ahead, past-only) feature minus its current value; nan where undefined.
 
     center: the centred ``window``-row rolling mean (pandas ``center=True``: it reaches
-    ``(window - 1) // 2`` rows ahead), or the trailing one. shift: the value ``periods``
+    ``(window - 1) // 2`` rows ahead), or the trailing one. own: the trailing mean that
+    holds the value predicted (the label's own window), or the one ending a row before it.
+    shift: the value ``periods``
     rows ahead, or as many back. bfill / interpolate: a copy of the series with the
     readings at ``gaps`` missing, filled from the next reading (or between the readings on
     both sides), or forward from the last one.
     """
     if form == "center":
         leaked, honest = _rolling_mean(x, window, (window - 1) // 2), _rolling_mean(x, window, 0)
+    elif form == "own":
+        leaked, honest = _rolling_mean(x, window, 1), _rolling_mean(x, window, 0)
     elif form == "shift":
         leaked, honest = _shifted(x, periods), _shifted(x, -periods)
     else:
