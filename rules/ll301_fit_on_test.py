@@ -313,12 +313,15 @@ def check(ctx):
 
 
 def _never_used(event, facts) -> bool:
-    """A model fitted with labels that nothing predicts with, scores or learns from again
-    (a meta-model fitted and dropped): what it learned reaches no evaluation."""
+    """A model fitted with labels that nothing scores or learns from again (a meta-model
+    fitted and dropped, a line fitted to draw on a plot of predictions against labels):
+    what it learned reaches no evaluation."""
     if not (event.kind == "fit" and event.method == "fit" and event.has_labels):
         return False  # (a sampler's or a step's output is rows: they are used)
-    return not any(event.id in ev.fits or event.id in ev.learned for ev in facts.evaluations) and not any(
-        event.id in sink.learned for sink in facts.sinks) and not any(event.id in t.features for t in facts.trainings)
+    return not any(ev.scored and (event.id in ev.fits or event.id in ev.learned) for ev in facts.evaluations) \
+        and not any(event.id in sink.learned for sink in facts.sinks) \
+        and not any(event.id in t.features for t in facts.trainings) \
+        and not any(event.id in fits for _, fits, _, _ in facts.handed_models)
 
 
 def _roles_swapped(event, facts) -> bool:

@@ -33,6 +33,7 @@ from .syntax import (
     inplace_call,
     keyword_fraction,
     keyword_node,
+    time_column,
     keyword_true,
     lambda_is_aggregate,
     one_candidate,
@@ -1130,8 +1131,9 @@ class CallsMixin:
             derived = self.derive([data] + args, node)
             time = derived.time
             if _reads_ahead(method, node) is None:  # a look-ahead does not show the rows' order
+                # (time-zone-aware timestamps are dates, like pd.to_datetime's: they order no rows)
                 time = time or TimeMark(node.lineno, lib.TIME_METHODS[method], path=_path_of(node),
-                                        derived=method in lib.FEATURE_TIME_METHODS)
+                                        derived=method in lib.FEATURE_TIME_METHODS, date=method == "tz_localize")
             given = node.args or keyword_node(node, "periods") is not None
             if method in ("diff", "pct_change") and data.column is not None and (_lead(method, node) < 0 or not given):
                 # y_t - y_(t-1): the current row's value is in it
@@ -1285,8 +1287,10 @@ class CallsMixin:
         for column in columns:
             event = self._learn("group-stat", method, node, data, groupby_root(node), column=column, keys=data.grouped[1:])
             learned = learned | {event.id}
-        # one row per user is a table of users, not a series (one row per day still is)
-        return Data(rows=rows, learned=learned, time=None if keys and method != "transform" else data.time)
+        # one row per user (or per symbol, per category) is a table of them, not a series; one
+        # row per day still is
+        timed = method == "transform" or any(time_column(k) or k in dict(data.dated) for k in data.grouped[1:])
+        return Data(rows=rows, learned=learned, time=data.time if timed else None)
 
     def _lambda(self, func: ast.Lambda, argument: Value, scope, rest=()) -> Value:
         inner = Scope(scope)

@@ -672,8 +672,9 @@ class Interpreter(CallsMixin, RecordingMixin):
                 named = key or (f"<{ast.unparse(target.slice)}>" if target is not None and isinstance(target.slice, ast.JoinedStr) else None)
                 self._name_ahead(as_data(value).learned - current.learned, named)
                 merged = current
+                possible = tuple(_selected_columns(slot, False, any_of=True) or ()) if target is not None else None
                 for each in (_listed_columns(slot, target) if named is None else None) or [named]:
-                    merged = set_column(merged, each, as_data(value))  # df[["a", "b"]] = v: each of them
+                    merged = set_column(merged, each, as_data(value), possible)  # df[["a", "b"]] = v: each of them
                 merged = replace(merged, tags=_tags_after(current, key, slot, value))
                 self._check_applied(merged.learned, current.rows)
                 self.assign(base_node, merged, scope)

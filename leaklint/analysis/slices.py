@@ -145,4 +145,28 @@ def pair_slices(tree: ast.AST) -> dict:
             assigns.append(node)
         elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
             loop_names.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
-    return positional_sides(subscripts, frozenset(loop_names), assigned_names(assigns))
+    return positional_sides(subscripts, frozenset(_moving_with(loop_names, assigns)), assigned_names(assigns))
+
+
+_ARITHMETIC = (ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.operator, ast.unaryop, ast.expr_context)
+
+
+def _arithmetic(value) -> bool:
+    """A number computed from names and literals only (``i * fold_size``, ``int(start + n)``)."""
+    return all(isinstance(n, _ARITHMETIC) or (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                                               and n.func.id in ("int", "round", "min", "max"))
+               for n in ast.walk(value))
+
+
+def _moving_with(loop_names: set, assigns) -> set:
+    """Loop variables and the names computed from them (``start = i * fold_size``,
+    ``end = start + fold_size``): a bound made of any of them moves with the loop."""
+    moving = set(loop_names)
+    arithmetic = [node for node in assigns if _arithmetic(node.value)]
+    for _ in range(3):  # a chain of a few assignments
+        grown = {t.id for node in arithmetic for t in node.targets if isinstance(t, ast.Name)
+                 and any(isinstance(n, ast.Name) and n.id in moving for n in ast.walk(node.value))}
+        if grown <= moving:
+            break
+        moving |= grown
+    return moving

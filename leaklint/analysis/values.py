@@ -369,11 +369,14 @@ def select_columns(data: Data, columns) -> Data:
     )
 
 
-def set_column(frame: Data, column: Optional[str], value: "Data") -> Data:
+def set_column(frame: Data, column: Optional[str], value: "Data", possible: Optional[tuple] = None) -> Data:
     """``df[column] = value``: the frame now holds what the value holds, in that column,
     and no longer what that column held before (a column overwritten in a later cell).
 
-    Parsed dates put in a column do not order the rows; they are kept as a dated column.
+    Parsed dates put in a column do not order the rows; they are kept as a dated column,
+    also when a subscript names a column not known (``df[c]`` in a loop over names:
+    ``possible`` holds the names it may be, maybe none). Set on the index (``column`` and
+    ``possible`` None), they order the rows.
     """
     learned, by_column, dated, time = frame.learned, frame.by_column, frame.dated, frame.time or value.time
     if column is not None:
@@ -388,6 +391,8 @@ def set_column(frame: Data, column: Optional[str], value: "Data") -> Data:
             dated, time = _union(dated, ((column, value.time),)), None
     else:  # columns not known: what the value holds no longer lives only in named columns
         by_column = tuple((c, ids - value.learned) for c, ids in by_column if ids - value.learned)
+        if possible is not None and value.time is not None and value.time.date and frame.time is None:
+            dated, time = _union(dated, tuple((c, value.time) for c in possible or ("<a column>",))), None
     return Data(
         rows=frame.rows,
         learned=learned | value.learned,
