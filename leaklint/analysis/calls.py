@@ -21,9 +21,9 @@ from .specs import CallSpec, Mapping, Opaque, literal_of, to_spec
 from .project import PATH_ATTRIBUTE
 from .syntax import (
     aggregated_columns,
+    aggregates_values,
     along_columns,
     along_first,
-    aggregates_values,
     changed_in_place,
     const_str,
     drops_columns,
@@ -33,16 +33,16 @@ from .syntax import (
     inplace_call,
     keyword_fraction,
     keyword_node,
-    time_column,
     keyword_true,
     lambda_is_aggregate,
-    one_candidate,
     negative,
+    one_candidate,
     repeated_rows,
     saved_part,
     span_of,
     step_names,
     text_of,
+    time_column,
     truthy_const,
 )
 from .values import (
@@ -1134,8 +1134,7 @@ class CallsMixin:
                 # (time-zone-aware timestamps are dates, like pd.to_datetime's: they order no rows)
                 time = time or TimeMark(node.lineno, lib.TIME_METHODS[method], path=_path_of(node),
                                         derived=method in lib.FEATURE_TIME_METHODS, date=method == "tz_localize")
-            given = node.args or keyword_node(node, "periods") is not None
-            if method in ("diff", "pct_change") and data.column is not None and (_lead(method, node) < 0 or not given):
+            if method in ("diff", "pct_change") and data.column is not None and _from_earlier_rows(method, node):
                 # y_t - y_(t-1): the current row's value is in it
                 event = self._learn("own", f"{method}()", node, data, node.func.value, column=data.column)
                 derived = replace(derived, learned=derived.learned | {event.id})
@@ -1368,6 +1367,11 @@ def _numbers(node) -> bool:
 # trailing windows whose aggregate at a row includes that row's own value, and those aggregates
 OWN_WINDOWS = frozenset(("rolling", "expanding", "ewm"))
 OWN_WINDOW_AGGREGATES = frozenset(("mean", "sum", "median", "max", "min", "std", "var"))
+
+
+def _from_earlier_rows(method, node) -> bool:
+    """``diff()`` / ``pct_change(3)``: each row against an earlier one (the default is 1)."""
+    return _lead(method, node) < 0 or not (node.args or keyword_node(node, "periods") is not None)
 
 
 def _time_grouper(node) -> bool:
