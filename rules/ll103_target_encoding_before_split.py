@@ -65,7 +65,9 @@ inner cross-validation only tuned and stays silent.
 
 A hand-written encoding is recognised when the averaged column is, by name, the
 label of a later fit, split or cross-validation in the same file. Encodings built
-in loops over dictionaries of columns, or with `np.bincount`, are not followed.
+in loops over dictionaries of columns, or with `np.bincount`, are not followed. A
+statistic of the label that reaches models only as labels (missing labels filled from
+other rows' totals) encodes nothing and is silent.
 
 ## References
 - Micci-Barreca, A preprocessing scheme for high-cardinality categorical attributes, 2001.

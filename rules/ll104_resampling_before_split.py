@@ -76,6 +76,8 @@ Hand-rolled oversampling is recognised through `sklearn.utils.resample` (unless
 `replace=False`) and `DataFrame.sample` with `replace=True`, hand undersampling through
 `sample(n)` of the rows of one class with `n` the size of another (`len(minority)`);
 index-based duplication (`np.repeat`, `df.loc[idx.repeat(k)]`) is not followed.
+Labels copied beside their features (`y = np.concatenate((y, y))` after the same for
+`X`) are the same leak, reported once, at the features.
 
 ## References
 - imbalanced-learn, Common pitfalls: https://imbalanced-learn.org/stable/common_pitfalls.html

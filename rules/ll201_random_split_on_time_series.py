@@ -4,7 +4,10 @@ Flags a shuffled split or K-fold (`train_test_split` without `shuffle=False`,
 `RepeatedKFold`, `torch.utils.data.random_split`, ...) applied to data the code shows
 to be time-ordered: a datetime index (`index_col=` of parsed dates, `set_index` of a
 date column), rows sorted by parsed dates, lag, rolling or difference features, a time
-resample, or a parsed date column still in the rows being split.
+resample (`.resample()`, `groupby(pd.Grouper(freq=...))`), or a parsed date column
+still in the rows being split. Dates parsed into columns (also in a loop over their
+names, or made time-zone aware) order no rows by themselves, and one row per entity
+aggregated from sorted rows (`groupby("symbol").agg(...)`) is a table, not a series.
 
 Severity: error. A shuffled split of a series scores interpolation, not forecasting:
 on drifting noise a forest's R² against the training mean is 0.88 shuffled and about 0

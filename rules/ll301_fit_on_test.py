@@ -79,8 +79,10 @@ blend, rows only predicted or plotted) is a second training part and is not repo
 so is one fitted on a part cut from the training side of a split whose held-out side a
 model predicts (a calibrator fitted, and its threshold picked, on a calibration part,
 then the test side scored), also when that split is a project loader's named parts.
-Nor is a model fitted with labels on held-out rows that nothing then predicts with,
-scores or learns from (a meta-model fitted and dropped): it reaches no evaluation. Nor
+Nor is a model fitted with labels on held-out rows that nothing then scores or learns
+from (a meta-model fitted and dropped, a line fitted to test predictions only to draw
+it): it reaches no evaluation. A statistic computed on all rows before a split it
+reached is reported by the split rules (LL101-LL105), not here too. Nor
 is one fitted on the held-out side of a split and scored only on other rows (two-fold
 cross-validation by hand: `model.fit(X2, y2).predict(X1)` beside
 `model.fit(X1, y1).predict(X2)`).
