@@ -170,20 +170,19 @@ def check(ctx):
 
 def _own_label(event, span, facts, ctx):
     """A trailing window (or a difference) of the label's column that holds each row's own
-    value, a feature of a model predicting that same column of time-ordered rows: the
-    answer is among the inputs (``df["y"].rolling(3).mean()`` beside ``y = df["y"]``)."""
+    value, a feature of a model predicting that same column: the answer is among the
+    inputs (``df["y"].rolling(3).mean()`` beside ``y = df["y"]``)."""
     if event.kind != "own":
         return None
-    trainings = [t for t in facts.trainings if event.id in t.features and t.label == event.column
-                 and not t.unsure and _dated(event.time, t.time)]
+    # (in whatever order the rows are, each row's own label is in the window)
+    trainings = [t for t in facts.trainings if event.id in t.features and t.label == event.column and not t.unsure]
     if not trainings:
         return None
     first = trainings[0]
-    time = _dated(event.time, first.time)
     message = (
         f"{event.data}: the {event.qualname} of {event.column!r} includes each row's own value, and the model "
-        f"fitted at {ctx.where(first.span)} predicts {event.column!r} of time-ordered data ({time.reason} at line "
-        f"{time.line}) from it; the label is among its features (shift the window by one row)"
+        f"fitted at {ctx.where(first.span)} predicts {event.column!r} from it; the label is among its features "
+        "(shift the window by one row)"
     )
     related = tuple((t.span, "a model is fitted on this feature here") for t in trainings)
     return Hit(span, message, related, combined(_training_procedure(facts, first), {"form": "own"}))

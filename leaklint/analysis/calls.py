@@ -1126,7 +1126,7 @@ class CallsMixin:
             # each row's percentile among all rows: the empirical distribution of all rows, applied
             return self.derive([data, self._statistic("percentile rank", data, node, data_node=node.func.value)], node)
         if method in lib.FRAME_STATS and data.rows:
-            return self._statistic(method, data, node, axis_position=0)
+            return self._statistic(method, data, node, axis_position=0, data_node=node.func.value)
         if method in lib.TIME_METHODS:
             derived = self.derive([data] + args, node)
             time = derived.time

@@ -674,7 +674,11 @@ class Interpreter(CallsMixin, RecordingMixin):
                 merged = current
                 possible = tuple(_selected_columns(slot, False, any_of=True) or ()) if target is not None else None
                 for each in (_listed_columns(slot, target) if named is None else None) or [named]:
-                    merged = set_column(merged, each, as_data(value), possible)  # df[["a", "b"]] = v: each of them
+                    written = as_data(value)
+                    if each is None and possible and _rewrites_own_column(target, source):
+                        # df[c] = f(df[c]) in a loop over names: each column keeps its own, plus what is new
+                        written = replace(written, learned=written.learned - current.learned)
+                    merged = set_column(merged, each, written, possible)  # df[["a", "b"]] = v: each of them
                 merged = replace(merged, tags=_tags_after(current, key, slot, value))
                 self._check_applied(merged.learned, current.rows)
                 self.assign(base_node, merged, scope)
@@ -888,7 +892,10 @@ class Interpreter(CallsMixin, RecordingMixin):
         if not isinstance(base, Data):
             return UNKNOWN
         if base.grouped is not None:
-            return replace(base, grouped=(_single_text(key),) + base.grouped[1:])
+            # df.groupby(k)["a"]: what lives only in the other columns is left behind
+            picked = _selected_columns(key, False)
+            kept = select_columns(base, picked) if picked else base
+            return replace(kept, grouped=(_single_text(key),) + base.grouped[1:])
         if base.archive and const_str(node.slice) is not None:
             # archive["X_train"], archive["X_test"]: stored arrays, each its own rows
             stored = (tuple(sorted(r.root for r in base.rows)), const_str(node.slice))
@@ -1251,6 +1258,15 @@ def _set_against_labels(values) -> frozenset:
     if any(d.scores for d in data) and any(d.rows and not d.scores for d in data):
         return frozenset().union(*(d.scores for d in data))
     return frozenset()
+
+
+def _rewrites_own_column(target, source) -> bool:
+    """``df[c] = pd.to_numeric(df[c])``: the value reads the very column it is written to."""
+    if target is None or source is None or not isinstance(target.slice, ast.Name):
+        return False
+    frame, key = ast.dump(target.value), target.slice.id
+    return any(isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Name) and n.slice.id == key
+               and ast.dump(n.value) == frame for n in ast.walk(source))
 
 
 def _listed_columns(slot, target) -> Optional[list]:

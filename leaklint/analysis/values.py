@@ -389,10 +389,15 @@ def set_column(frame: Data, column: Optional[str], value: "Data", possible: Opti
         by_column = by_column + (((column, only_here),) if only_here else ())
         if value.time is not None and value.time.date and frame.time is None:
             dated, time = _union(dated, ((column, value.time),)), None
+    elif possible:  # df[c] = f(df[c]) for c in a list of names: what the value holds lives in those columns
+        placed = value.learned - (learned - frozenset().union(*(ids for _, ids in by_column)))
+        known = dict(by_column)
+        by_column = tuple((c, ids | placed) if c in possible else (c, ids) for c, ids in by_column) + tuple(
+            (c, placed) for c in possible if c not in known and placed)
     else:  # columns not known: what the value holds no longer lives only in named columns
         by_column = tuple((c, ids - value.learned) for c, ids in by_column if ids - value.learned)
-        if possible is not None and value.time is not None and value.time.date and frame.time is None:
-            dated, time = _union(dated, tuple((c, value.time) for c in possible or ("<a column>",))), None
+    if column is None and possible is not None and value.time is not None and value.time.date and frame.time is None:
+        dated, time = _union(dated, tuple((c, value.time) for c in possible or ("<a column>",))), None
     return Data(
         rows=frame.rows,
         learned=learned | value.learned,
