@@ -716,7 +716,9 @@ class CallsMixin:
             # and its labels are its rows; names, a reference set's bins, weights are not
             kwargs = {k: v for k, v in kwargs.items() if k in ("data", "label")}
             args = args[:2]
-        data = merge_data(args + list(kwargs.values()))
+        # pd.DataFrame(X_train_s, columns=bunch.feature_names): names are no rows
+        rows_given = {k: v for k, v in kwargs.items() if not (k == "columns" and key in lib.FRAME_CONSTRUCTORS)}
+        data = merge_data(args + list(rows_given.values()))
         made_by = qualname if name[:1].isupper() and root not in lib.DATA_ROOTS else None
         if key in lib.ARRAY_CONSTRUCTORS and len(node.args) == 1 and _numbers(node.args[0]):
             return Data()  # np.array([1.0, 0.95, 1.0]): weights typed in, no rows of data

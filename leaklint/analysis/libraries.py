@@ -228,6 +228,7 @@ PARTIAL = lib_key("functools.partial")
 NATIVE_TRAIN = keys("xgboost.train", "lightgbm.train", "optuna.integration.lightgbm.train")
 READER_PREFIX = "read_"
 ARRAY_CONSTRUCTORS = keys("numpy.array", "numpy.asarray")
+FRAME_CONSTRUCTORS = keys("pandas.DataFrame", "pandas.Series")  # their columns= names the columns
 # Arrays built from a list of arrays, one per item along a new first axis.
 STACKING = ARRAY_CONSTRUCTORS | keys("numpy.stack")
 # Loaders whose result, indexed by a string, is a separate stored array (an .npz archive).
