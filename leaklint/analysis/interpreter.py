@@ -920,13 +920,16 @@ class Interpreter(CallsMixin, RecordingMixin):
             fold = self._positional_side(node, base, self._masks, "mask")
         sides = (fold,) if fold is not None else _indexed_sides(base, as_data(key)) if not _row_mask(node.slice) else ()
         if sides:
+            # df.loc[train_mask, features]: the columns chosen leave the others' statistics behind
+            picked = _selected_columns(key, True) if base.indexer else None
+            chosen = select_columns(base, picked) if picked else base
             return Data(
                 rows=frozenset(Rows(r.root, side) for r in base.rows for side in sides),
-                learned=base.learned,
+                learned=chosen.learned,
                 time=base.time,
                 column=base.column,
-                by_column=base.by_column,
-                dated=base.dated,
+                by_column=chosen.by_column,
+                dated=chosen.dated,
                 element=base.element,
             )
         column = const_str(node.slice) or _single_text(key)
