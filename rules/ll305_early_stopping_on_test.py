@@ -10,7 +10,9 @@ pytorch-tabnet's `eval_set` (its `patience`, 10 epochs unless 0, keeps the best
 weights), and Keras `validation_data=(X_test, y_test)` with
 `EarlyStopping(restore_best_weights=True)` (whatever callback comes before it) or
 `ModelCheckpoint(save_best_only=True)`, when the same model is later scored on those rows. The finding is at the fit; the score
-is a related location.
+is a related location. Silent when a model of the same kind is fitted again later (on
+the training and watched rows together, for the rounds found) and scored on rows kept
+apart from both: the watched rows were a validation part, and its score only a check.
 
 Severity: error. The stopping point is chosen to suit the scored rows: on noise,
 boosting kept at the stage best on the test rows scores 0.58 against 0.49 when the
@@ -158,10 +160,16 @@ def check(ctx):
 
 def _tested_apart(fit_id, event, watched, scored, facts) -> bool:
     """Rows the model neither learned from nor stopped on, split from the same data,
-    report the result: the same model is scored on them, or, after its score on the
+    report the result: the same model is scored on them, or a model of its kind fitted
+    later (a refit for the rounds found), or, after its score on the
     watched rows helped choose among candidates, the chosen one is (a test part kept
     apart; the watched rows only chose)."""
     if any(fit_id in ev.fits and _kept_apart(ev, event, watched, facts) for ev in facts.evaluations):
+        return True
+    # the same kind of model fitted again later (on the training and watched rows together,
+    # for the rounds found) and scored on rows kept apart: the watched rows were a validation part
+    if any(ev.scored and any(f > fit_id and facts.learns[f].qualname == event.qualname for f in ev.fits)
+           and _split_apart(ev, event, watched, facts) for ev in facts.evaluations):
         return True
     ids = {ev.id for ev in scored}
     chosen = [max(c.evaluations) for c in facts.choices if ids & c.evaluations]
