@@ -179,6 +179,12 @@ def step_name(event: LearnEvent, catalog: Catalog) -> str:
     return short(event.qualname)
 
 
+def feeds_a_model(event: LearnEvent, facts: Facts) -> bool:
+    """What ``event`` learned is among the features of a model fitted with labels, or the
+    file fits none the analysis can see (then nothing says it is not)."""
+    return not facts.trainings or any(event.id in t.features for t in facts.trainings)
+
+
 def fit_rows(evaluation, facts: Facts) -> set:
     """The rows the evaluated model was fitted on."""
     return {r for i in evaluation.fits if i in facts.learns for r in facts.learns[i].rows}

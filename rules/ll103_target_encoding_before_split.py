@@ -73,7 +73,7 @@ other rows' totals) encodes nothing and is silent.
 - Micci-Barreca, A preprocessing scheme for high-cardinality categorical attributes, 2001.
 - Prokhorenkova et al., CatBoost: unbiased boosting with categorical features, 2018, 3.2.
 """
-from leaklint.ruleset import learned_before_split, split_clause, step_name
+from leaklint.ruleset import feeds_a_model, learned_before_split, split_clause, step_name
 
 CODE = "LL103"
 NAME = "target-encoding-before-split"
@@ -103,13 +103,10 @@ def check(ctx):
         if event.kind == "group-stat":
             # an encoding is a feature: a statistic of the label that reaches models only as
             # labels (missing labels filled from other rows' totals) encodes nothing
-            return event.column in labels and (reaches_features(event) or not ctx.facts.trainings)
+            return event.column in labels and feeds_a_model(event, ctx.facts)
         return event.kind == "fit" and (
             event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
         )
-
-    def reaches_features(event):
-        return any(event.id in t.features for t in ctx.facts.trainings)
 
     def explain(event, split):
         if event.kind == "group-stat":

@@ -83,7 +83,7 @@ Labels copied beside their features (`y = np.concatenate((y, y))` after the same
 - imbalanced-learn, Common pitfalls: https://imbalanced-learn.org/stable/common_pitfalls.html
 """
 from leaklint.analysis.specs import CallSpec
-from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_clause, split_phrase, step_name
+from leaklint.ruleset import UNKNOWN_CLASS, feeds_a_model, learned_before_split, split_clause, split_phrase, step_name
 
 CODE = "LL104"
 NAME = "resampling-before-split"
@@ -115,14 +115,12 @@ CATALOG = (
 
 
 def check(ctx):
-    trainings = ctx.facts.trainings
-
     def matches(event):
         if event.kind == "resample":
             # labels copied beside their features (``y = np.concatenate((y, y))``) are the same
             # leak as the features' copies, reported there
-            reaches = not trainings or any(event.id in t.features for t in trainings)
-            return (event.qualname in ("sample", "concat") or event.qualname in ctx.catalog) and reaches
+            return (event.qualname in ("sample", "concat") or event.qualname in ctx.catalog) \
+                and feeds_a_model(event, ctx.facts)
         if event.unknown:
             return event.kind == "fit" and event.method in ("fit_resample", "fit_sample")
         return event.kind == "fit" and event.qualname in ctx.catalog

@@ -1132,7 +1132,8 @@ class CallsMixin:
         if method in lib.TIME_METHODS:
             derived = self.derive([data] + args, node)
             time = derived.time
-            if _reads_ahead(method, node) is None:  # a look-ahead does not show the rows' order
+            ahead = _reads_ahead(method, node)
+            if ahead is None:  # a look-ahead does not show the rows' order
                 # (time-zone-aware timestamps are dates, like pd.to_datetime's: they order no rows)
                 time = time or TimeMark(node.lineno, lib.TIME_METHODS[method], path=_path_of(node),
                                         derived=method in lib.FEATURE_TIME_METHODS, date=method == "tz_localize")
@@ -1140,7 +1141,7 @@ class CallsMixin:
                 # y_t - y_(t-1): the current row's value is in it
                 event = self._learn("own", f"{method}()", node, data, node.func.value, column=data.column)
                 derived = replace(derived, learned=derived.learned | {event.id})
-            own = data.column if method in OWN_WINDOWS and _reads_ahead(method, node) is None \
+            own = data.column if method in OWN_WINDOWS and ahead is None \
                 and const_str(keyword_node(node, "closed")) not in ("left", "neither") else None
             return replace(derived, time=time, window=method in lib.WINDOW_METHODS, own=own)
         if method in ("pipe", "apply", "transform", "agg", "aggregate") and args and isinstance(args[0], Function) and data.rows:
