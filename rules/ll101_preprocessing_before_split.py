@@ -105,6 +105,11 @@ print(cross_val_score(model, X, y, cv=5).mean())
   length becoming the input. Safe: every later line runs unchanged. No fix when the bound
   reads the output's values or its old value is read in between, or when what is sliced
   is not the output itself (windows built from it).
+- Rows evaluated in several of these ways (cross-validated, looped over folds, split
+  once or more by `train_test_split`): each evaluation is corrected as above, and the fit
+  on all rows stays for any other code that reads it. A split of a training side stays
+  clean. Unsafe when one of the corrections is; no fix when the output overwrote its
+  input or another correction has none.
 No fix for a step inside a helper, or inputs that change between. `--fix` stops at the
 last fix after which no rule has more findings than before: a fix that brings a hidden
 leak to light is kept only when a later fix removes that leak too.

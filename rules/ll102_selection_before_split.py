@@ -61,6 +61,8 @@ print(cross_val_score(model, X, y, cv=5).mean())
   the rows the seeded split trains on, drawn early with the same call (unsafe, as LL101's).
   Scores computed by hand (`X.corrwith(y)`, `df.corr()["price"]`, `mutual_info_classif(X,
   y)`) are computed the same way on those drawn rows.
+- Rows evaluated in several of these ways: each evaluation is corrected as it would be
+  alone, as LL101's.
 
 ## Known limitations
 A selector fitted on the training side and then cross-validated on that side is

@@ -1963,3 +1963,43 @@ def test_no_refit_fix_when_the_held_out_rows_were_already_transformed_by_the_tra
     assert _only_fix("a.py", source.encode()) is None
     # without the earlier transform, the refit becomes a transform with the training fit
     assert _only_fix("a.py", source.replace("Xte = mm.transform(Xte)\n", "").encode()) is not None
+
+
+SEVERAL_EVALUATIONS = (
+    "import numpy as np\nfrom sklearn.linear_model import LogisticRegression\n"
+    "from sklearn.model_selection import KFold, cross_val_score, train_test_split\n"
+    "from sklearn.preprocessing import StandardScaler\n\n"
+    "rng = np.random.default_rng(2)\nX = np.asarray(rng.normal(size=(90, 4)))\ny = rng.integers(0, 2, size=90)\n"
+    "scaler = StandardScaler()\nX_s = scaler.fit_transform(X)\n"
+    "{evaluations}"
+)
+
+
+@pytest.mark.parametrize("evaluations, expected", [
+    ("print(cross_val_score(LogisticRegression(), X_s, y, cv=3).mean())\n"
+     "for tr, te in KFold(3).split(X_s):\n    print(LogisticRegression().fit(X_s[tr], y[tr]).score(X_s[te], y[te]))\n"
+     "X_tr, X_te, y_tr, y_te = train_test_split(X_s, y, random_state=0)\n"
+     "print(LogisticRegression().fit(X_tr, y_tr).score(X_te, y_te))\n",
+     ["cross_val_score(make_pipeline(scaler, LogisticRegression()), X, y, cv=3)",
+      "X_s_fold = clone(scaler).fit(X[tr]).transform(X)", "X_tr = scaler.fit_transform(X_tr)"]),
+    # two splits of the same rows, neither inside the other: each is split first
+    ("a_tr, a_te, ya_tr, ya_te = train_test_split(X_s, y, random_state=0)\n"
+     "print(LogisticRegression().fit(a_tr, ya_tr).score(a_te, ya_te))\n"
+     "b_tr, b_te, yb_tr, yb_te = train_test_split(X_s, y, test_size=0.5, random_state=1)\n"
+     "print(LogisticRegression().fit(b_tr, yb_tr).score(b_te, yb_te))\n",
+     ["a_tr = scaler.fit_transform(a_tr)", "b_te = scaler.transform(b_te)"]),
+    # the fold loop binds a name from the scaled rows before it: no fix
+    ("print(cross_val_score(LogisticRegression(), X_s, y, cv=3).mean())\nfirst = X_s[:5]\n"
+     "for tr, te in KFold(3).split(X_s):\n    print(LogisticRegression().fit(X_s[tr], y[tr]).score(X_s[te], y[te]))\n",
+     None),
+])
+def test_a_step_evaluated_several_ways_is_corrected_in_each(evaluations, expected, tmp_path):
+    source = SEVERAL_EVALUATIONS.format(evaluations=evaluations)
+    fix = _fix_of(source, "LL101")
+    if expected is None:
+        assert fix is None
+        return
+    out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert all(line in out for line in expected), out
+    assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
+    _ran(tmp_path, out)

@@ -259,7 +259,7 @@ def step_fix(hit, facts, t: Tree) -> Fix:
         rest_clean = all(_within_training_side(s, split) for s in splits[1:]) and step.label is None
         if split.kind == "split" and (len(splits) == 1 or rest_clean):
             return _split_first(step, split, t)
-        raise NoFix
+        return _each_evaluation(step, splits, t)
     except NoFix:
         if event.site is None and event.kind == "stat" and len(splits) == 1 and split.kind == "mask":
             return condition_early(event, split, t)
@@ -274,6 +274,35 @@ def step_fix(hit, facts, t: Tree) -> Fix:
                 _within_training_side(s, split) or _same_draw(s, split, event, t) for s in splits[1:]):
             raise
         return _drawn_early(event, split, t)
+
+
+def _each_evaluation(step: Step, splits: list, t: Tree) -> Fix:
+    """A step fitted on all rows, then evaluated in several ways (cross-validated, looped
+    over folds, split): each evaluation is corrected as it would be alone. The fit on all
+    rows stays for any code that reads it outside these evaluations."""
+    kinds = {}
+    for split in splits:
+        kinds.setdefault(split.kind, []).append(split)
+    if step.overwrites() or len(splits) < 2 or set(kinds) - {"cv", "folds", "split"}:
+        raise NoFix  # (each correction reads the raw rows under their own name)
+    fixes, handled = [], set()
+    if "cv" in kinds:
+        fixes.append(_into_pipeline(step, kinds["cv"], t))
+        handled.update(id(_cv_call(split, t)[2]) for split in kinds["cv"])
+    fixed = []  # each split of the step's output is split first; a split of a training side stays
+    for split in sorted(kinds.get("split", ()), key=lambda s: (s.span.line, s.span.column)):
+        if not any(_within_training_side(split, done) for done in fixed):
+            fixes.append(_split_first(step, split, t))
+            handled.update(id(arg) for arg in split_call(split, t)[1].args)
+            fixed.append(split)
+    if "folds" in kinds:
+        fixes.append(_into_folds(step, kinds["folds"], t, handled))
+    ops = tuple(dict.fromkeys(op for fix in fixes for op in fix.ops))
+    if any(op.kind == "delete" for op in ops):
+        raise NoFix  # one correction found no other reader of the fit: the others are its readers
+    unsafe = any(fix.applicability == UNSAFE for fix in fixes)
+    return Fix(UNSAFE if unsafe else SAFE, f"Fit {step.class_name} on the training rows of each evaluation "
+               "(a pipeline in the cross-validation, a fit in each fold, the split first)", ops)
 
 
 def _fit_on_training_part(event, splits: list, t: Tree) -> Fix:
@@ -583,7 +612,7 @@ def _inline_pipeline(event, split, t: Tree) -> Fix:
                tuple(ops))
 
 
-def _into_folds(step: Step, splits: list, t: Tree) -> Fix:
+def _into_folds(step: Step, splits: list, t: Tree, handled=frozenset()) -> Fix:
     """A step fitted on all rows before a loop over the folds of ``kf.split(...)``: at the
     top of the loop, a copy of the step is fitted on the fold's training rows, and the loop
     reads its output (and what the step transformed in between, ``test_s =
@@ -602,7 +631,7 @@ def _into_folds(step: Step, splits: list, t: Tree) -> Fix:
         raise NoFix
     first = t.block(ordered[0][0])[1]
     recv = None if step.inline else step.recv.id
-    derived = _transformed_between(step, items[index + 1:first], t)
+    derived = _transformed_between(step, items[index + 1:first], t, handled)
     in_loops = [n for loop, _, _ in ordered for n in ast.walk(loop)]
     watched = [step.outputs[0]] + ([recv] if recv else [])
     # the all-rows fit goes when only the loops read it; else it stays for the code that does
@@ -642,14 +671,15 @@ def _into_folds(step: Step, splits: list, t: Tree) -> Fix:
                tuple(ops) + tuple(imported) + step.imports)
 
 
-def _transformed_between(step: Step, between: list, t: Tree) -> dict:
+def _transformed_between(step: Step, between: list, t: Tree, handled=frozenset()) -> dict:
     """{name: source of what it transformed} for ``name = recv.transform(data)`` statements
     between the step and its fold loop; NoFix when other code there binds a name from the
-    step's output or its fitted state (the loop would read the all-rows fit through it)."""
+    step's output or its fitted state (the loop would read the all-rows fit through it).
+    Reads in ``handled`` (ids of nodes another correction gives the raw rows) do not count."""
     watched = {step.outputs[0]} | ({step.recv.id} if not step.inline else set())
     derived = {}
     for stmt in between:
-        if not watched & t.names_in(stmt):
+        if not any(isinstance(n, ast.Name) and n.id in watched and id(n) not in handled for n in ast.walk(stmt)):
             continue
         value = getattr(stmt, "value", None)
         if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
