@@ -284,6 +284,8 @@ def read_notebook(raw: bytes) -> Source:
     ``skipped`` holds one SourceError per skipped line or cell (file, cell, line, reason);
     cells with a non-Python cell magic are left out silently, as ruff does.
     """
+    if not raw.strip():
+        return Source("\n", [], [], [])  # an empty file opens as an empty notebook (Jupyter, VS Code)
     data = load_notebook(raw)
     language = notebook_language(data)
     if language is not None and language not in PYTHON_LANGUAGES:

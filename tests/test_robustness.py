@@ -75,6 +75,8 @@ CASES = {
                          "leak-shifted", None),
     "binary.py": (_binary(), "binary file", None),
     "nb_not_json.ipynb": (b'{"cells": [ train_test_split', "not valid JSON", None),
+    "nb_empty.ipynb": (b"", "clean", None),  # a 0-byte notebook opens empty in Jupyter and VS Code
+    "nb_blank.ipynb": (b"\n  \n", "clean", None),
     "nb_v3.ipynb": (json.dumps({"nbformat": 3, "nbformat_minor": 0, "metadata": {},
                                 "worksheets": [{"cells": [{"cell_type": "code", "input": LEAKY}]}]}).encode(),
                     "notebook format 3", None),
