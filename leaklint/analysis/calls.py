@@ -1285,7 +1285,7 @@ class CallsMixin:
         columns = [data.grouped[0]] if data.grouped[0] is not None else aggregated_columns(node)
         if method not in lib.GROUP_AGGREGATES or not columns or not data.rows or not aggregates_values(node):
             return replace(base, rows=rows)
-        learned = data.learned
+        learned = select_columns(data, columns).learned  # (what lives only in other columns stays behind)
         for column in columns:
             event = self._learn("group-stat", method, node, data, groupby_root(node), column=column, keys=data.grouped[1:])
             learned = learned | {event.id}
