@@ -9,7 +9,8 @@ model is then scored on held-out rows the search was not fitted on (also when a 
 search of the same model is fitted on a training split and scored on its test rows, as a
 lesson does after showing `best_score_`; also when the tuned model, or its predictions of
 such rows with their labels, is given to a function the analysis does not follow, such as
-a project module's `evaluate(y_te, y_prob)`), and for nested cross-validation
+a project module's `evaluate(y_te, y_prob)`, even beside its training rows:
+`evaluate_and_log(best, X_train, y_train, X_test, y_test)`), and for nested cross-validation
 (`cross_val_score(search, X, y)`).
 
 Severity: error. The best of many cross-validated scores is biased upward by the
@@ -232,9 +233,11 @@ def _scored_elsewhere(search, facts) -> bool:
     if any(order > search.id and rows and disjoint_rows(search.rows, rows) for order, rows in facts.metric_rows):
         return True
     # the tuned model given with other rows to a function the analysis does not follow (a
-    # project module's evaluate_model, a display of its predictions): it may be scored there
+    # project module's evaluate_model, a display of its predictions): it may be scored there,
+    # also when it is given its training rows beside them (``evaluate(best, X_tr, y_tr, X_te, y_te)``)
     return any(order > search.id and rows and _tuned_by(facts, fits, search.id)
-               and (disjoint_rows(search.rows, rows) or (search.data not in texts and not _same_side(search.rows, rows)))
+               and (any(disjoint_rows(search.rows, {r}) for r in rows)
+                    or (search.data not in texts and not _same_side(search.rows, rows)))
                for order, fits, rows, texts in facts.handed_models)
 
 
