@@ -802,7 +802,9 @@ class CallsMixin:
         merged = self.derive(inputs, node)
         # each side's columns keep what lived only in them (a binned column, a scaled one)
         merged = replace(merged, by_column=left.by_column + right.by_column)
-        return replace(merged, rows=left.rows) if right.distinct else merged
+        # a left merge keeps the left frame's rows: the right one only lends them columns
+        looked_up = right.distinct or (const_str(keyword_node(node, "how")) == "left" and left.rows)
+        return replace(merged, rows=left.rows) if looked_up else merged
 
     def _held_data(self, value) -> Data:
         """The rows an object holds: a Dataset subclass of the file keeps them in attributes."""
