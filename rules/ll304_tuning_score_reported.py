@@ -230,7 +230,7 @@ def _scored_elsewhere(search, facts) -> bool:
         for ev in facts.evaluations
     ):
         return True
-    if any(order > search.id and rows and disjoint_rows(search.rows, rows) for order, rows in facts.metric_rows):
+    if any(order > search.id and rows and disjoint_rows(search.rows, rows) for order, rows, _ in facts.metric_rows):
         return True
     # the tuned model given with other rows to a function the analysis does not follow (a
     # project module's evaluate_model, a display of its predictions): it may be scored there,

@@ -10,9 +10,15 @@ pytorch-tabnet's `eval_set` (its `patience`, 10 epochs unless 0, keeps the best
 weights), and Keras `validation_data=(X_test, y_test)` with
 `EarlyStopping(restore_best_weights=True)` (whatever callback comes before it) or
 `ModelCheckpoint(save_best_only=True)`, when the same model is later scored on those rows. The finding is at the fit; the score
-is a related location. Silent when a model of the same kind is fitted again later (on
+is a related location. A checkpoint kept by hand in a training loop (a torch epoch loop's
+`if val_loss < best_loss: best_loss = val_loss; torch.save(model.state_dict(), path)`,
+or `copy.deepcopy(model)`) is flagged at the `if` when the compared score is computed on
+held-out rows (a test part, a validation fold) and those rows then report the result: a
+metric of their predictions (the out-of-fold score) or the running best printed. Silent when a model of the same kind is fitted again later (on
 the training and watched rows together, for the rounds found) and scored on rows kept
-apart from both: the watched rows were a validation part, and its score only a check.
+apart from both: the watched rows were a validation part, and its score only a check;
+for a checkpoint kept by hand, when rows held out apart from the compared ones are
+scored or printed after it.
 
 Severity: error. The stopping point is chosen to suit the scored rows: on noise,
 boosting kept at the stage best on the test rows scores 0.58 against 0.49 when the
@@ -81,6 +87,11 @@ would change other callers' draws too. No fix when the sides do not come from a 
 loop, or when the model predicts its training rows some other way.
 
 ## Known limitations
+A checkpoint kept by hand is recognised by the running-best idiom (`if score < best:
+best = score` with a snapshot of a model in the same branch: `state_dict()`,
+`copy.deepcopy`, a `save` call) when the score's rows are known to be held-out rows of a
+split of the file; a test set loaded whole (`datasets.MNIST(train=False)`) is not known
+to be held out, and a score computed in a helper the file does not show has no rows.
 The scored model must be the fitted object itself, or a best checkpoint reloaded with
 `load_model(...)` / `model.load_weights(...)`; until it is reloaded, the model in memory is
 the last epoch and a `ModelCheckpoint(save_best_only=True)` alone is silent. Only scores
@@ -114,7 +125,12 @@ at 50 evenly spaced k, so the leaked and the honest run choose among the same st
 - Prechelt, Early stopping — but when?, in Neural Networks: Tricks of the Trade, 1998.
 - LightGBM, `early_stopping` callback: https://lightgbm.readthedocs.io/en/latest/pythonapi/lightgbm.early_stopping.html
 """
-from leaklint.ruleset import combined, learn_hit, metric_pieces, model_pieces, short
+import re
+
+from leaklint.analysis.facts import disjoint_rows
+from leaklint.ruleset import Hit, combined, learn_hit, metric_pieces, model_pieces, short
+
+TEST_WORD = re.compile(r"test")
 
 CODE = "LL305"
 NAME = "early-stopping-on-test"
@@ -155,7 +171,39 @@ def check(ctx):
         related = tuple((e.span, f"the model is scored on {e.data} here") for e in scored)
         procedure = combined(combined(_procedure(event, watched, facts), model_pieces(event)), metric_pieces(ev))
         hits.append(learn_hit(event, message, related, procedure, ctx, {"watched": watched}))
-    return hits
+    return hits + [hit for hit in (_kept_by_hand(kept, ctx) for kept in facts.kept_bests) if hit is not None]
+
+
+def _kept_by_hand(kept, ctx):
+    """A checkpoint kept by hand at each better score of held-out rows (a torch loop's
+    ``if val_loss < best``), then those rows report the result: a metric of their
+    predictions (out-of-fold, say) or the best score itself printed. None when rows kept
+    apart from them are scored or printed after it (they were a validation part)."""
+    facts = ctx.facts
+    held = frozenset(r for r in kept.rows if r.side is not None and r.side.held_out)
+    roots = {r.root for r in held}
+    # (rows of other data, unsplit, are settings read along: a device, a class count)
+    if not held or any((r.side is not None and not r.side.held_out) or (r.side is None and r.root in roots)
+                       for r in kept.rows):
+        return None
+    later = [(span, rows) for order, rows, span in facts.metric_rows if order > kept.id]
+    later += [(shown.span, shown.rows) for shown in facts.printed if shown.order > kept.id]
+    if any(rows and disjoint_rows(held, rows) and all(r.side is not None and r.side.held_out for r in rows)
+           for _, rows in later):
+        return None
+    reports = [span for order, rows, span in facts.metric_rows if order > kept.id and rows and not disjoint_rows(held, rows)]
+    # the running best shown as a test score, alone (a validation part's best shown is only a
+    # check, and shown beside a score of other rows it is not the result)
+    reports += [shown.span for shown in facts.printed if shown.order > kept.id and kept.best in shown.names
+                and shown.rows <= kept.rows and TEST_WORD.search(f"{shown.words} {kept.best} {kept.score}".lower())]
+    if not reports:
+        return None
+    first = min(reports, key=lambda span: (span.line, span.column))
+    message = (
+        f"a model's state is kept at each better {kept.score} (the running best {kept.best}), a score of held-out rows "
+        f"that then report the result at {ctx.where(first)}; the kept epoch was chosen by those rows, so their score is optimistic"
+    )
+    return Hit(kept.span, message, ((first, "the kept epoch is scored on those rows here"),))
 
 
 def _tested_apart(fit_id, event, watched, scored, facts) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Optional
 
 from . import libraries as lib
-from .facts import Evaluation
+from .facts import Evaluation, Printed
 from .scope import MAX_CALL_DEPTH, MAX_MODULE_DEPTH, BudgetExceeded, Scope
 from .specs import CallSpec, Mapping, Opaque, literal_of, to_spec
 from .project import PATH_ATTRIBUTE
@@ -363,6 +363,9 @@ class CallsMixin:
             return instance
         if isinstance(func, ast.Name) and func.id in lib.REPORT_FUNCTIONS:
             self._report(args, node, "printed")
+            read = frozenset(n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name))
+            words = " ".join(n.value for a in node.args for n in ast.walk(a) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+            self.facts.printed.append(Printed(self.new_id(), span_of(node), read, merge_data(args).rows, words))
         if isinstance(func, ast.Name) and func.id == "set" and args:
             return replace(as_data(args[0]), distinct=True)
         if isinstance(func, ast.Name) and func.id in ("sum", "max", "min"):
@@ -699,7 +702,7 @@ class CallsMixin:
         if _metric_function(qualname, root, name):
             scores = merge_data(args + list(kwargs.values())).scores
             self._note_metric(qualname, node, scores, scope)
-            self.facts.metric_rows.append((self.new_id(), merge_data(args + list(kwargs.values())).rows))
+            self.facts.metric_rows.append((self.new_id(), merge_data(args + list(kwargs.values())).rows, span_of(node)))
             self._mark_scored(scores)
             if self._loops:
                 self.facts.looped_scores |= scores
@@ -707,6 +710,8 @@ class CallsMixin:
         if key == ("hyperopt", "fmin") and (args or "fn" in kwargs):
             self._run_objective(kwargs.get("fn", args[0] if args else None), node)
             return Data()  # the best settings found: a dict of values, no rows
+        if key in lib.DEVICES:
+            return Data()  # torch.device("cuda"): moving a tensor there keeps its rows, adds none
         if key in lib.RANDOM_GENERATORS or key in lib.CONNECTIONS:
             return Ref(qualname)  # rng.normal(...) draws new rows, conn.query(...) reads a table; neither holds any
         if name[:1].isupper() and root in lib.ML_PACKAGES and key not in lib.DATA_CLASSES:

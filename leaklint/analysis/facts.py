@@ -198,6 +198,29 @@ class EarlyStop:
 
 
 @dataclass(frozen=True)
+class KeptBest:
+    """``if val_loss < best: best = val_loss; torch.save(model.state_dict(), ...)`` in a
+    loop: a model's state kept, by hand, at each better score of ``rows``."""
+
+    id: int
+    span: Span  # the ``if``
+    rows: frozenset  # the rows the compared score was computed on
+    best: str  # the name of the running best score
+    score: str  # the compared score as written
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A ``print(...)`` (or ``display``) call: what it shows."""
+
+    order: int
+    span: Span
+    names: frozenset  # the names its arguments read
+    rows: frozenset  # the rows of its arguments' values
+    words: str  # its string constants
+
+
+@dataclass(frozen=True)
 class TuningReport:
     """A search's best cross-validated score shown as a result (printed, logged, returned, stored)."""
 
@@ -225,7 +248,9 @@ class Facts:
     tuning_reports: list = field(default_factory=list)  # TuningReport
     nested: set = field(default_factory=set)  # Spans where searches were built that were cross-validated whole
     label_learned: set = field(default_factory=set)  # LearnEvent ids that reached some labels (y)
-    metric_rows: list = field(default_factory=list)  # (order, rows) of each metric function's call
+    metric_rows: list = field(default_factory=list)  # (order, rows, span) of each metric function's call
+    kept_bests: list = field(default_factory=list)  # KeptBest
+    printed: list = field(default_factory=list)  # Printed
     handed_models: list = field(default_factory=list)  # (order, fits, rows, texts): a fitted model (or its predictions) and data given to a library or unfollowed function
     read_sides: set = field(default_factory=set)  # Sides of splits whose rows some later code read
     read_label_sides: set = field(default_factory=set)  # Sides of splits whose own label part later code read

@@ -19,14 +19,14 @@ from typing import Optional
 from . import known_names, project
 from . import libraries as lib
 from .calls import CallsMixin, with_literal
-from .facts import Facts
+from .facts import Facts, KeptBest
 from .reach import settle
 from .recording import RecordingMixin
 from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .masks import pair_masks
 from .slices import named_side, pair_slices, row_slice, side_part
 from .specs import Mapping, Opaque, literal_of, opaque_text
-from .syntax import (bound_names, const_str, counts_codes, entity_column, reads_files, span_of, statements,
+from .syntax import (bound_names, const_str, counts_codes, entity_column, reads_files, running_best, span_of, statements,
                      tuning_objective)
 from .values import (
     UNKNOWN,
@@ -348,6 +348,16 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def stmt_If(self, stmt, scope):
         test = as_data(self.ev(stmt.test, scope))
+        kept = running_best(stmt) if self._loops else None
+        if kept is not None:
+            # a score by hand (a library model's scores are choices, LL303), on the rows it
+            # reads or, for a mean of them (``(pred == y).mean()``), the rows averaged
+            best, compared = kept
+            score = as_data(self.ev(compared, scope))
+            rows = score.rows | frozenset().union(*(self.facts.learns[i].rows for i in score.learned
+                                                    if self.facts.learns[i].kind == "stat"))
+            if rows and not score.scores:
+                self.facts.kept_bests.append(KeptBest(self.new_id(), span_of(stmt), rows, best, ast.unparse(compared)))
         known = self._known_truth(stmt.test, scope)
         outer = self._chosen_by
         # if pearsonr(df[c], y)[1] < 0.01: kept.append(c): what the branches collect was chosen by it

@@ -217,6 +217,8 @@ RANDOM_GENERATORS = keys(
     "numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator", "random.Random",
     "torch.Generator",
 )
+# Settings of where and how a computation runs: no rows of any dataset.
+DEVICES = keys("torch.device", "torch.cuda.is_available", "torch.backends.mps.is_available", "torch.get_device")
 # Database connections: each query's result is a table of its own, whatever the
 # connection was handed before (a frame registered as a view, another query's table).
 CONNECTIONS = keys(

@@ -92,7 +92,7 @@ def _single_bindings(assigns) -> dict:
     for node in assigns:
         for target in node.targets:
             for name in ast.walk(target):
-                if isinstance(name, ast.Name):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):  # (not df.loc[idx, "c"]'s idx)
                     bound[name.id] = node.value if name.id not in bound and target is name else None
     return {name: value for name, value in bound.items() if value is not None}
 
@@ -106,9 +106,10 @@ def pair_masks(tree: ast.AST) -> dict:
     for node in assigns:
         parts = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
         candidates.update((id(part), part) for part in parts)
-        value = node.value  # df_train = df[df.kfold != fold].reset_index(drop=True)
-        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-            value = value.func.value
+        value = node.value  # df_train = df[df.kfold != fold].reset_index(drop=True), or its .values
+        while (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)) or (
+                isinstance(value, ast.Attribute) and value.attr == "values"):
+            value = value.func.value if isinstance(value, ast.Call) else value.value
         if value is not node.value and isinstance(value, ast.Subscript) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             names[id(value)] = node.targets[0].id

@@ -138,7 +138,7 @@ def _only_watched(facts: Facts, split, alone: bool) -> bool:
 
 def _metric_reads_held_out(facts: Facts, split_id: int) -> bool:
     """A metric function's arguments hold the split's held-out rows."""
-    return any(holds_held_out(rows, split_id) for _, rows in facts.metric_rows)
+    return any(holds_held_out(rows, split_id) for _, rows, _ in facts.metric_rows)
 
 
 def _swap_named_roles(facts: Facts) -> None:

@@ -416,3 +416,40 @@ def bound_names(tree: ast.AST) -> frozenset:
         elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
             names.add(node.name)
     return frozenset(names)
+
+
+# calls that keep a copy of a model as it is now (its weights, the object, a file of it)
+SNAPSHOTS = frozenset(("state_dict", "deepcopy", "save", "save_weights", "save_model", "get_weights", "save_checkpoint"))
+
+
+def running_best(stmt: ast.If) -> Optional[tuple]:
+    """``if score < best: best = score`` whose body also keeps a snapshot of a model
+    (``torch.save(model.state_dict(), path)``, ``copy.deepcopy(model)``): (the running
+    best as written, the score's node); None for anything else."""
+    test = stmt.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Lt, ast.Gt, ast.LtE, ast.GtE))):
+        return None
+    sides = [test.left, test.comparators[0]]
+    if not all(isinstance(side, (ast.Name, ast.Attribute, ast.Subscript)) for side in sides):
+        return None
+    written = [ast.unparse(side) for side in sides]
+    pairs = []
+    for node in (n for part in stmt.body for n in ast.walk(part)):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+                pairs += zip(target.elts, value.elts)
+            else:
+                pairs.append((target, value))
+    best = next((ast.unparse(t) for t, v in pairs
+                 if {ast.unparse(t), ast.unparse(v)} == set(written) and len(set(written)) == 2), None)
+    snapshot = any(isinstance(n, ast.Call) and _called(n) in SNAPSHOTS for part in stmt.body for n in ast.walk(part))
+    if best is None or not snapshot:
+        return None
+    return best, next(side for side, text in zip(sides, written) if text != best)
+
+
+def _called(call: ast.Call) -> Optional[str]:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
