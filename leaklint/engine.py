@@ -51,6 +51,8 @@ def may_leak(text: bytes) -> bool:
         return True
     if b"best_value" in text:
         return True
+    if b".backward()" in text and b"best" in text:
+        return True  # a model trained by hand whose best epoch may be kept (LL305)
     fitted = b".fit" in text and FIT_CALL.search(text) is not None
     if (fitted or b".train(" in text) and any(watched in text for watched in _WATCHED):
         return True

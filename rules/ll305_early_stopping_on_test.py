@@ -12,9 +12,12 @@ weights), and Keras `validation_data=(X_test, y_test)` with
 `ModelCheckpoint(save_best_only=True)`, when the same model is later scored on those rows. The finding is at the fit; the score
 is a related location. A checkpoint kept by hand in a training loop (a torch epoch loop's
 `if val_loss < best_loss: best_loss = val_loss; torch.save(model.state_dict(), path)`,
-or `copy.deepcopy(model)`) is flagged at the `if` when the compared score is computed on
-held-out rows (a test part, a validation fold) and those rows then report the result: a
-metric of their predictions (the out-of-fold score) or the running best printed. Silent when a model of the same kind is fitted again later (on
+or `copy.deepcopy(model)`; in a loop that takes training steps itself, `loss.backward()`,
+the best epoch's score kept alone) is flagged at the `if` when the compared score is
+computed on held-out rows (a test part, a validation fold, a benchmark's test set such as
+`datasets.MNIST(root, train=False)`) and those rows then report the result: a metric of
+their predictions (the out-of-fold score), or the running best printed alone, as a test
+score or with no model trained after it. Silent when a model of the same kind is fitted again later (on
 the training and watched rows together, for the rounds found) and scored on rows kept
 apart from both: the watched rows were a validation part, and its score only a check;
 for a checkpoint kept by hand, when rows held out apart from the compared ones are
@@ -180,28 +183,40 @@ def _kept_by_hand(kept, ctx):
     predictions (out-of-fold, say) or the best score itself printed. None when rows kept
     apart from them are scored or printed after it (they were a validation part)."""
     facts = ctx.facts
-    held = frozenset(r for r in kept.rows if r.side is not None and r.side.held_out)
+    # held-out sides of a split, or a part the code cannot split itself (a benchmark's test
+    # images, a project helper's validation ids)
+    parts = {root: part for root, (part, _) in facts.named_parts.items()} | facts.part_files
+
+    def held_out(r) -> bool:
+        return (r.side is not None and r.side.held_out) or (r.side is None and parts.get(r.root) in ("test", "val", "holdout"))
+
+    held = frozenset(r for r in kept.rows if held_out(r))
     roots = {r.root for r in held}
     # (rows of other data, unsplit, are settings read along: a device, a class count)
-    if not held or any((r.side is not None and not r.side.held_out) or (r.side is None and r.root in roots)
-                       for r in kept.rows):
+    if not held or any((r.side is not None and not r.side.held_out) or (r.side is None and r.root in roots
+                                                                       and r not in held) for r in kept.rows):
         return None
     later = [(span, rows) for order, rows, span in facts.metric_rows if order > kept.id]
     later += [(shown.span, shown.rows) for shown in facts.printed if shown.order > kept.id]
-    if any(rows and disjoint_rows(held, rows) and all(r.side is not None and r.side.held_out for r in rows)
-           for _, rows in later):
+    # (rows of other data, unsplit, read along a score are settings too: class names)
+    if any(disjoint_rows(held, rows) and any(held_out(r) for r in rows)
+           and not any(r.side is not None and not r.side.held_out for r in rows) for _, rows in later):
         return None
     reports = [span for order, rows, span in facts.metric_rows if order > kept.id and rows and not disjoint_rows(held, rows)]
-    # the running best shown as a test score, alone (a validation part's best shown is only a
-    # check, and shown beside a score of other rows it is not the result)
+    # the running best shown alone, as a test score or with no model trained after it (a
+    # validation part's best shown before training on all rows is only a check, and shown
+    # beside a score of other rows it is not the result)
+    trained = any(order > kept.id for order in facts.trained_at)
     reports += [shown.span for shown in facts.printed if shown.order > kept.id and kept.best in shown.names
-                and shown.rows <= kept.rows and TEST_WORD.search(f"{shown.words} {kept.best} {kept.score}".lower())]
+                and shown.rows <= kept.rows
+                and (not trained or TEST_WORD.search(f"{shown.words} {kept.best} {kept.score}".lower()))]
     if not reports:
         return None
     first = min(reports, key=lambda span: (span.line, span.column))
     message = (
-        f"a model's state is kept at each better {kept.score} (the running best {kept.best}), a score of held-out rows "
-        f"that then report the result at {ctx.where(first)}; the kept epoch was chosen by those rows, so their score is optimistic"
+        f"the epoch kept by hand (each better {kept.score}, the running best {kept.best}) is chosen by its score on "
+        f"held-out rows, which then report the result at {ctx.where(first)}; the best of many looks at the same rows "
+        "is optimistic"
     )
     return Hit(kept.span, message, ((first, "the kept epoch is scored on those rows here"),))
 

@@ -261,6 +261,16 @@ def _whole_fraction(node) -> bool:
     return isinstance(value, ast.Constant) and value.value in (1, 1.0) and not isinstance(value.value, bool)
 
 
+def _benchmark_part(node) -> Optional[str]:
+    """"train", "test" or "val" for a data set loaded as one part of a benchmark
+    (``datasets.CIFAR10(root, train=False)``, ``load_dataset("imdb", split="test")``)."""
+    train = keyword_node(node, "train")
+    if isinstance(train, ast.Constant) and isinstance(train.value, bool):
+        return "train" if train.value else "test"
+    split = const_str(keyword_node(node, "split"))
+    return {"train": "train", "test": "test", "val": "val", "valid": "val", "validation": "val"}.get(split or "")
+
+
 def _drawn_to_a_size(node, args, kwargs) -> bool:
     """``sample(n)`` with ``n`` the size of other rows (``len(fraud)``), not a literal
     and not a fraction: undersampling, when the rows sampled are one class."""
@@ -296,6 +306,8 @@ class CallsMixin:
                 self._rebind(func.value, receiver, scope)
             if func.attr in lib.REPORT_METHODS:
                 self._report(args + list(kwargs.values()), node, "stored" if func.attr in ("append", "extend") else "logged")
+            if func.attr == "backward" and not args:
+                self.facts.trained_at.append(self.new_id())  # loss.backward(): a training step by hand
             if isinstance(receiver, Data) and func.attr in lib.FIT_METHODS and receiver.grouped is None:
                 # mylib.RobustZ().fit(X) is an estimator of that class; filler.fit_transform(X)
                 # on a parameter or an unknown call's result still learns from its rows
@@ -365,7 +377,9 @@ class CallsMixin:
             self._report(args, node, "printed")
             read = frozenset(n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name))
             words = " ".join(n.value for a in node.args for n in ast.walk(a) if isinstance(n, ast.Constant) and isinstance(n.value, str))
-            self.facts.printed.append(Printed(self.new_id(), span_of(node), read, merge_data(args).rows, words))
+            # (the names an f-string shows hold their rows: its text holds none)
+            shown = merge_data(args + [value for value in map(scope.lookup, sorted(read)) if isinstance(value, Data)])
+            self.facts.printed.append(Printed(self.new_id(), span_of(node), read, shown.rows, words))
         if isinstance(func, ast.Name) and func.id == "set" and args:
             return replace(as_data(args[0]), distinct=True)
         if isinstance(func, ast.Name) and func.id in ("sum", "max", "min"):
@@ -725,6 +739,11 @@ class CallsMixin:
         rows_given = {k: v for k, v in kwargs.items() if not (k == "columns" and key in lib.FRAME_CONSTRUCTORS)}
         data = merge_data(args + list(rows_given.values()))
         made_by = qualname if name[:1].isupper() and root not in lib.DATA_ROOTS else None
+        part = _benchmark_part(node)
+        if part is not None:  # datasets.MNIST(root, train=False): the benchmark's own test rows
+            rows = self.fresh_rows()
+            self.facts.part_files.update((r.root, part) for r in rows)
+            return Data(rows=rows, made_by=made_by)
         if key in lib.ARRAY_CONSTRUCTORS and len(node.args) == 1 and _numbers(node.args[0]):
             return Data()  # np.array([1.0, 0.95, 1.0]): weights typed in, no rows of data
         if name == "from_pretrained":

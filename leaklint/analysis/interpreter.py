@@ -27,7 +27,7 @@ from .masks import pair_masks
 from .slices import named_side, pair_slices, row_slice, side_part
 from .specs import Mapping, Opaque, literal_of, opaque_text
 from .syntax import (bound_names, const_str, counts_codes, entity_column, reads_files, running_best, span_of, statements,
-                     tuning_objective)
+                     takes_training_steps, tuning_objective)
 from .values import (
     UNKNOWN,
     Data,
@@ -90,6 +90,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._searches: dict = {}  # LearnEvent id of a search's fit -> Span where the search was built
         self._reads: dict = {}  # id(For) -> its body lists or reads files
         self._reading_loops: list = []  # the loops under way whose body lists or reads files
+        self._loop_nodes: list = []  # the loops under way, innermost last
         self._saved: dict = {}  # the text of a path -> what the code saved there (joblib.dump, np.savez)
         self._checkpointed: list = []  # EarlyStops of fits that saved their best epoch to a file not yet reloaded
         self._standalone = False  # analysing a function no code of the file calls
@@ -348,7 +349,7 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def stmt_If(self, stmt, scope):
         test = as_data(self.ev(stmt.test, scope))
-        kept = running_best(stmt) if self._loops else None
+        kept = running_best(stmt, takes_training_steps(self._loop_nodes[-1])) if self._loop_nodes else None
         if kept is not None:
             # a score by hand (a library model's scores are choices, LL303), on the rows it
             # reads or, for a mean of them (``(pred == y).mean()``), the rows averaged
@@ -409,10 +410,12 @@ class Interpreter(CallsMixin, RecordingMixin):
     def stmt_While(self, stmt, scope):
         self.ev(stmt.test, scope)
         self._loops += 1
+        self._loop_nodes.append(stmt)
         try:
             self._branches(scope, [stmt.body + stmt.orelse, []])
         finally:
             self._loops -= 1
+            self._loop_nodes.pop()
 
     def stmt_For(self, stmt, scope):
         iterable = self.ev(stmt.iter, scope)
@@ -430,10 +433,12 @@ class Interpreter(CallsMixin, RecordingMixin):
             reading = self._reads[id(stmt)] = reads_files(stmt.body)
         if reading:
             self._reading_loops.append(stmt)
+        self._loop_nodes.append(stmt)
         try:
             self.exec_block(stmt.body, scope)
         finally:
             self._loops -= 1
+            self._loop_nodes.pop()
             if reading:
                 self._reading_loops.pop()
         self.exec_block(stmt.orelse, scope)

@@ -105,6 +105,8 @@ class RecordingMixin:
             **extra,
         )
         self.facts.learns[event.id] = event
+        if kind == "fit":
+            self.facts.trained_at.append(event.id)
         return event
 
     def _site_of(self, rows) -> tuple:

@@ -422,10 +422,17 @@ def bound_names(tree: ast.AST) -> frozenset:
 SNAPSHOTS = frozenset(("state_dict", "deepcopy", "save", "save_weights", "save_model", "get_weights", "save_checkpoint"))
 
 
-def running_best(stmt: ast.If) -> Optional[tuple]:
+def takes_training_steps(loop) -> bool:
+    """The loop's body takes training steps itself (``loss.backward()``): a loop of epochs."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
+               for n in ast.walk(loop))
+
+
+def running_best(stmt: ast.If, epochs: bool = False) -> Optional[tuple]:
     """``if score < best: best = score`` whose body also keeps a snapshot of a model
-    (``torch.save(model.state_dict(), path)``, ``copy.deepcopy(model)``): (the running
-    best as written, the score's node); None for anything else."""
+    (``torch.save(model.state_dict(), path)``, ``copy.deepcopy(model)``), or in a loop of
+    ``epochs`` that needs none (the best epoch's score itself is kept): (the running best
+    as written, the score's node); None for anything else."""
     test = stmt.test
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1
             and isinstance(test.ops[0], (ast.Lt, ast.Gt, ast.LtE, ast.GtE))):
@@ -445,7 +452,7 @@ def running_best(stmt: ast.If) -> Optional[tuple]:
     best = next((ast.unparse(t) for t, v in pairs
                  if {ast.unparse(t), ast.unparse(v)} == set(written) and len(set(written)) == 2), None)
     snapshot = any(isinstance(n, ast.Call) and _called(n) in SNAPSHOTS for part in stmt.body for n in ast.walk(part))
-    if best is None or not snapshot:
+    if best is None or not (snapshot or epochs):
         return None
     return best, next(side for side, text in zip(sides, written) if text != best)
 
