@@ -396,6 +396,10 @@ class CallsMixin:
             return Seq(())  # an empty container, as {} and [] are
         if isinstance(func, ast.Name) and func.id in ("enumerate", "zip", "iter", "list", "tuple", "next", "sorted", "reversed"):
             return self._builtin(func.id, args)
+        if isinstance(func, ast.Name) and func.id == "map" and len(args) == 2 and isinstance(args[0], Ref) \
+                and isinstance(args[1], Seq):
+            # map(np.asarray, (X[:n], y[:n], X[n:], y[n:])): each item converted, its rows its own
+            return Seq(tuple(as_data(item) for item in args[1].items))
         if isinstance(func, ast.Name) and func.id == "open" and args:
             return Data(texts=as_data(args[0]).texts)  # a file: it names its path (the mode is no part of it)
         if isinstance(func, ast.Name) and func.id == "len" and args:

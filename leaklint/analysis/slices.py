@@ -82,6 +82,9 @@ def assigned_names(assigns) -> dict:
         if len(node.targets) != 1:
             continue
         target, value = node.targets[0], node.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "map" \
+                and len(value.args) == 2 and isinstance(value.args[1], ast.Tuple):
+            value = value.args[1]  # a, b = map(np.asarray, (x[:n], x[n:])): each item keeps its name
         pairs = [(target, value)]
         if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
             pairs = zip(target.elts, value.elts)
