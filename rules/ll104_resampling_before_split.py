@@ -3,7 +3,10 @@ Flags over- or under-sampling (imbalanced-learn's SMOTE, ADASYN, RandomOverSampl
 RandomUnderSampler, ... and the hand-rolled `resample(...)` of scikit-learn (with
 replacement unless `replace=False`) or `df.sample(n, replace=True)` concatenated back,
 or a frame concatenated with its own rows, `pd.concat([minority, minority])`,
-`pd.concat([df] + [minority] * 4)`) applied
+`pd.concat([df] + [minority] * 4)`, or with a changed copy of every row, an augmentation:
+`pd.concat([df, df + noise])`, `pd.concat([matches, mirrored])` with `mirrored` made
+from `matches` by operations that keep every row, such as `rename`, `assign`, column
+selections) applied
 to rows that are later split or cross-validated. Oversampled training rows that are
 cross-validated count when the code reads that cross-validation's scores (a search's
 `best_score_` or `cv_results_`), even if a test side judges the model afterwards: the
@@ -139,6 +142,8 @@ def check(ctx):
                     "are " + _rebalanced(split_phrase(split, ctx)))
         if event.kind == "resample" and event.method == "duplicate":
             what = f"rows of {event.data} are copied by concatenating it with its own rows"
+        elif event.kind == "resample" and event.method == "augment":
+            what = f"the rows of {event.data} are stacked with a changed copy of themselves (augmented)"
         elif event.kind == "resample":
             what = f"{event.data} is oversampled with replacement"
         else:
@@ -173,6 +178,7 @@ def _by_hand(event) -> dict:
         return {}
     under = event.method == "undersample"
     sampler = "imblearn.under_sampling.RandomUnderSampler" if under else "imblearn.over_sampling.RandomOverSampler"
-    how = {"undersample": "undersampling to another class's size", "duplicate": "copying rows"}.get(
+    how = {"undersample": "undersampling to another class's size", "duplicate": "copying rows",
+           "augment": "stacking changed copies of the rows"}.get(
         event.method, "drawing rows with replacement")
     return {"step": CallSpec(sampler), "fit_method": "fit_resample", "by_hand": how, "origins": {"step": event.span}}

@@ -37,6 +37,7 @@ from .syntax import (
     lambda_is_aggregate,
     negative,
     one_candidate,
+    changed_copy,
     repeated_rows,
     saved_part,
     span_of,
@@ -705,6 +706,14 @@ class CallsMixin:
                 data = merge_data(args + list(kwargs.values()))
                 event = self._learn("resample", "concat", node, copied, repeated, method="duplicate")
                 return replace(self.derive([data], node), learned=data.learned | {event.id})
+            original = changed_copy(node.args[0], self._single_bindings()) if key == ("pandas", "concat") else None
+            if original is not None and isinstance(args[0], Seq):
+                # pd.concat([df, df + noise]), [matches, mirrored]: each row stacked with a changed copy of itself
+                copied = as_data(args[0].items[original])
+                if copied.rows and all(r.side is None for r in copied.rows):
+                    data = merge_data(args + list(kwargs.values()))
+                    event = self._learn("resample", "concat", node, copied, node.args[0].elts[original], method="augment")
+                    return replace(self.derive([data], node), learned=data.learned | {event.id})
         if key == ("pandas", "merge") and len(args) > 1:
             return self._merge(as_data(args[0]), as_data(args[1]), args + list(kwargs.values()), node)
         if root == "numpy" and name == "unique" and args:

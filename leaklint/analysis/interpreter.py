@@ -26,8 +26,8 @@ from .scope import STATEMENT_BUDGET, BudgetExceeded, Scope
 from .masks import pair_masks
 from .slices import named_side, pair_slices, row_slice, side_part
 from .specs import Mapping, Opaque, literal_of, opaque_text
-from .syntax import (bound_names, const_str, counts_codes, entity_column, reads_files, running_best, span_of, statements,
-                     takes_training_steps, tuning_objective)
+from .syntax import (bound_names, const_str, counts_codes, entity_column, reads_files, running_best, single_bindings,
+                     span_of, statements, takes_training_steps, tuning_objective)
 from .values import (
     UNKNOWN,
     Data,
@@ -69,6 +69,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._unknown_roots: dict = {}
         self._tree: Optional[ast.Module] = None
         self._binds: Optional[frozenset] = None  # names the module binds somewhere
+        self._bound_once: Optional[dict] = None  # names the module binds once, to their values
         self._stack: list = []
         self._inlined: set = set()
         self._budget = STATEMENT_BUDGET
@@ -106,7 +107,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         of the source was left out of ``tree``; ``unread_names``: the identifiers on the
         lines that were."""
         self.facts.unread_names = unread_names
-        self._tree, self._binds = tree, None  # (the names it binds: read when a free name is met)
+        self._tree, self._binds, self._bound_once = tree, None, None  # (read when first needed)
         module = Scope()
         self._module = module
         if head_slices:
@@ -148,6 +149,11 @@ class Interpreter(CallsMixin, RecordingMixin):
         alone = bool(self.facts.splits) and self._runs_as_script(tree) and not _trains_by_hand(tree)
         settle(self.facts, complete, alone=alone)
         return self.facts
+
+    def _single_bindings(self) -> dict:
+        if self._bound_once is None:
+            self._bound_once = single_bindings([n for n in statements(self._tree) if isinstance(n, ast.Assign)])
+        return self._bound_once
 
     def new_id(self) -> int:
         self._ids += 1

@@ -25,7 +25,7 @@ import ast
 import re
 
 from .slices import assigned_names, named_side
-from .syntax import statements
+from .syntax import single_bindings, statements
 
 _COMPLEMENT = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.NotEq: ast.Eq, ast.Eq: ast.NotEq}
 _TRAINING_OPS = (ast.Lt, ast.LtE, ast.NotEq)  # one of each complementary pair
@@ -86,17 +86,6 @@ def column_name(node):
     return None
 
 
-def _single_bindings(assigns) -> dict:
-    """{name: value} for names one assignment binds (the masks a subscript may name)."""
-    bound: dict = {}
-    for node in assigns:
-        for target in node.targets:
-            for name in ast.walk(target):
-                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):  # (not df.loc[idx, "c"]'s idx)
-                    bound[name.id] = node.value if name.id not in bound and target is name else None
-    return {name: value for name, value in bound.items() if value is not None}
-
-
 def pair_masks(tree: ast.AST) -> dict:
     """Map id(Subscript node) -> (the condition as text, "train" | "test") for paired
     conditions."""
@@ -114,7 +103,7 @@ def pair_masks(tree: ast.AST) -> dict:
                 and isinstance(node.targets[0], ast.Name):
             names[id(value)] = node.targets[0].id
             candidates[id(value)] = value
-    masks = _single_bindings(assigns)
+    masks = single_bindings(assigns)
     markers = {column_name(t) for node in assigns if isinstance(node.value, ast.Constant) for t in node.targets}
     groups: dict = {}
     lists = []

@@ -460,3 +460,67 @@ def running_best(stmt: ast.If, epochs: bool = False) -> Optional[tuple]:
 def _called(call: ast.Call) -> Optional[str]:
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def single_bindings(assigns) -> dict:
+    """{name: value} for names one assignment binds (the masks a subscript may name)."""
+    bound: dict = {}
+    for node in assigns:
+        for target in node.targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):  # (not df.loc[idx, "c"]'s idx)
+                    bound[name.id] = node.value if name.id not in bound and target is name else None
+    return {name: value for name, value in bound.items() if value is not None}
+
+
+# methods that give every row of a frame back, changed or not (a copy, new columns, values)
+_ROW_KEEPING = frozenset((
+    "copy", "rename", "assign", "astype", "fillna", "replace", "drop", "add", "sub", "mul", "div", "abs", "round",
+    "clip", "apply", "map", "set_axis", "reindex", "reset_index", "pipe", "where", "mask",
+))
+
+
+def changed_copy(items, bindings: dict, depth: int = 4) -> Optional[int]:
+    """The position, in a list of frames to stack, of a frame another item was made from
+    with its every row kept (``[df, df + noise]``, ``[matches, mirrored]`` with
+    ``mirrored = matches.rename(columns=swapped)``); None when no item is. A selection of
+    rows on the way (a condition, a slice, ``head``, ``sample``) makes other rows, no copy."""
+    if not isinstance(items, (ast.List, ast.Tuple)):
+        return None
+    names = [e.id if isinstance(e, ast.Name) else None for e in items.elts]
+    for element in items.elts:
+        made_from = _made_from(element, bindings, depth)
+        for index, name in enumerate(names):
+            if name is not None and items.elts[index] is not element and name in made_from:
+                return index
+    return None
+
+
+def _made_from(node, bindings: dict, depth: int) -> frozenset:
+    """The names ``node`` is made from by operations that keep every row."""
+    if isinstance(node, ast.Name):
+        bound = bindings.get(node.id)
+        inner = _made_from(bound, bindings, depth - 1) if bound is not None and depth > 0 else frozenset()
+        return frozenset({node.id}) | inner
+    if isinstance(node, ast.BinOp):
+        return _made_from(node.left, bindings, depth) | _made_from(node.right, bindings, depth)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _ROW_KEEPING:
+        return _made_from(node.func.value, bindings, depth)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "concat" \
+            and along_columns(node) and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+        # pd.concat([second_half, first_half], axis=1): the columns of one table side by side
+        return frozenset().union(*(_made_from(e, bindings, depth) for e in node.args[0].elts))
+    if isinstance(node, ast.Subscript) and _columns_only(node):
+        return _made_from(node.value.value if isinstance(node.value, ast.Attribute) else node.value, bindings, depth)
+    return frozenset()
+
+
+def _columns_only(node: ast.Subscript) -> bool:
+    """``df["a"]``, ``df[["a", "b"]]``, ``df.iloc[:, 2:5]``, ``df.loc[:, cols]``: columns, every row."""
+    if isinstance(node.value, ast.Attribute) and node.value.attr in ("iloc", "loc"):
+        key = node.slice
+        return (isinstance(key, ast.Tuple) and len(key.elts) == 2 and isinstance(key.elts[0], ast.Slice)
+                and key.elts[0].lower is None and key.elts[0].upper is None and key.elts[0].step is None)
+    key = node.slice
+    return (isinstance(key, ast.Constant) and isinstance(key.value, str)) or (
+        isinstance(key, ast.List) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in key.elts))
