@@ -4,8 +4,12 @@ Flags a random split or a shuffled K-fold (`train_test_split`, `KFold(shuffle=Tr
 shows that one entity (patient, subject, user, customer, device, session) has several:
 a many-to-one merge onto a per-entity table, a per-entity `groupby(...)` (a
 `transform`, a count, a lag), `value_counts()` / `nunique()` / `duplicated()` of the id
-column, or data read in a loop over subjects. The finding is at the split (or the
-shuffled splitter's construction); where the repetition was shown is a related location.
+column, or data read in a loop over subjects. Also rows stacked with a changed copy of
+every one of them before such a split, an augmentation or a mirror (`pd.concat([df, df
++ noise])`, `pd.concat([matches, mirrored])` with `mirrored` made from `matches` by
+operations that keep every row: `rename`, `assign`, column selections, arithmetic): each
+row and its copy are one sample. The finding is at the split (or the shuffled
+splitter's construction); where the repetition was shown is a related location.
 
 Severity: error. The model recognises entities it met in training instead of
 generalising to new ones: on entities of 10 rows sharing a random label, accuracy 0.81
@@ -115,6 +119,20 @@ def check(ctx):
         related = ((split.span, f"{split.data} is {split_phrase(split, ctx)}"), (mark.span, f"several rows per {entity!r}: {mark.reason}"))
         if span not in hits:
             hits[span] = Hit(span, message, related, split_procedure(facts, split), {"split": split.id, "repeats": mark})
+    for fact in facts.contaminations:  # every row stacked with a changed copy of itself, then split
+        split, event = facts.splits[fact.split], facts.learns[fact.learn]
+        if event.method != "augment" or fact.via == "resplit" or not split.shuffled or split.use != "evaluation" \
+                or _grouped(split):
+            continue
+        span = split.shuffle_span or split.span
+        message = (
+            f"{split.data} holds every row of {event.data} twice (stacked with a changed copy of itself at "
+            f"{ctx.where(event.span)}) but is {split_phrase(split, ctx)} at random; a row and its copy land on both "
+            "sides, so the score measures recognition of rows seen in training, not prediction for new ones"
+        )
+        related = ((split.span, f"{split.data} is {split_phrase(split, ctx)}"),
+                   (event.span, f"{event.data} stacked with a changed copy of itself"))
+        hits.setdefault(span, Hit(span, message, related, split_procedure(facts, split), {"split": split.id}))
     return list(hits.values())
 
 
