@@ -27,7 +27,7 @@ from .masks import pair_masks
 from .slices import named_side, pair_slices, row_slice, side_part
 from .specs import Mapping, Opaque, literal_of, opaque_text
 from .syntax import (bound_names, const_str, counts_codes, entity_column, reads_files, running_best, single_bindings,
-                     span_of, statements, takes_training_steps, tuning_objective)
+                     span_of, statements, tuning_objective)
 from .values import (
     UNKNOWN,
     Data,
@@ -355,7 +355,7 @@ class Interpreter(CallsMixin, RecordingMixin):
 
     def stmt_If(self, stmt, scope):
         test = as_data(self.ev(stmt.test, scope))
-        kept = running_best(stmt, takes_training_steps(self._loop_nodes[-1])) if self._loop_nodes else None
+        kept = running_best(stmt, self._loop_nodes[-1]) if self._loop_nodes else None
         if kept is not None:
             # a score by hand (a library model's scores are choices, LL303), on the rows it
             # reads or, for a mean of them (``(pred == y).mean()``), the rows averaged

@@ -428,10 +428,10 @@ def takes_training_steps(loop) -> bool:
                for n in ast.walk(loop))
 
 
-def running_best(stmt: ast.If, epochs: bool = False) -> Optional[tuple]:
+def running_best(stmt: ast.If, loop) -> Optional[tuple]:
     """``if score < best: best = score`` whose body also keeps a snapshot of a model
-    (``torch.save(model.state_dict(), path)``, ``copy.deepcopy(model)``), or in a loop of
-    ``epochs`` that needs none (the best epoch's score itself is kept): (the running best
+    (``torch.save(model.state_dict(), path)``, ``copy.deepcopy(model)``), or in a ``loop``
+    of epochs that needs none (the best epoch's score itself is kept): (the running best
     as written, the score's node); None for anything else."""
     test = stmt.test
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1
@@ -451,8 +451,10 @@ def running_best(stmt: ast.If, epochs: bool = False) -> Optional[tuple]:
                 pairs.append((target, value))
     best = next((ast.unparse(t) for t, v in pairs
                  if {ast.unparse(t), ast.unparse(v)} == set(written) and len(set(written)) == 2), None)
+    if best is None:
+        return None
     snapshot = any(isinstance(n, ast.Call) and _called(n) in SNAPSHOTS for part in stmt.body for n in ast.walk(part))
-    if best is None or not (snapshot or epochs):
+    if not (snapshot or takes_training_steps(loop)):
         return None
     return best, next(side for side, text in zip(sides, written) if text != best)
 
