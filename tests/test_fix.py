@@ -1994,12 +1994,9 @@ SEVERAL_EVALUATIONS = (
      None),
 ])
 def test_a_step_evaluated_several_ways_is_corrected_in_each(evaluations, expected, tmp_path):
-    source = SEVERAL_EVALUATIONS.format(evaluations=evaluations)
-    fix = _fix_of(source, "LL101")
-    if expected is None:
-        assert fix is None
+    out = _fixed_text(SEVERAL_EVALUATIONS.format(evaluations=evaluations), "LL101", expected and expected[0])
+    if out is None:
         return
-    out = fixed_bytes("a.py", source.encode(), fix.ops).decode()
     assert all(line in out for line in expected), out
     assert not [f for f in lint("a.py", out.encode()).findings if f.code != "LL000"]
     _ran(tmp_path, out)
