@@ -17,9 +17,9 @@ the best epoch's score kept alone) is flagged at the `if` when the compared scor
 computed on held-out rows (a test part, a validation fold, a benchmark's test set such as
 `datasets.MNIST(root, train=False)`) and those rows then report the result: a metric of
 their predictions (the out-of-fold score), or the running best printed alone, as a test
-score or with no model trained after it. Silent when a model of the same kind is fitted again later (on
-the training and watched rows together, for the rounds found) and scored on rows kept
-apart from both: the watched rows were a validation part, and its score only a check;
+score or with no model trained after it. Silent when a model of the same kind is fitted
+again later (on the training and watched rows together, for the rounds found) and scored
+on rows kept apart from both: the watched rows were a validation part, and its score only a check;
 for a checkpoint kept by hand, when rows held out apart from the compared ones are
 scored or printed after it.
 
@@ -91,10 +91,12 @@ loop, or when the model predicts its training rows some other way.
 
 ## Known limitations
 A checkpoint kept by hand is recognised by the running-best idiom (`if score < best:
-best = score` with a snapshot of a model in the same branch: `state_dict()`,
-`copy.deepcopy`, a `save` call) when the score's rows are known to be held-out rows of a
-split of the file; a test set loaded whole (`datasets.MNIST(train=False)`) is not known
-to be held out, and a score computed in a helper the file does not show has no rows.
+best = score`, with a snapshot of a model in the same branch, `state_dict()`,
+`copy.deepcopy` or a `save` call, or in a loop that calls `loss.backward()`) when the
+score's rows are known to be held-out rows; a score computed in a helper the file does
+not show has no rows, and `max(history["val_accuracy"])` is not followed. A torch loss
+(`F.mse_loss(net(X_te), y_te)`) is not a metric: a scaler fitted before a positional split
+into a hand-trained network is not reported.
 The scored model must be the fitted object itself, or a best checkpoint reloaded with
 `load_model(...)` / `model.load_weights(...)`; until it is reloaded, the model in memory is
 the last epoch and a `ModelCheckpoint(save_best_only=True)` alone is silent. Only scores

@@ -377,7 +377,8 @@ class CallsMixin:
         if isinstance(func, ast.Name) and func.id in lib.REPORT_FUNCTIONS:
             self._report(args, node, "printed")
             read = frozenset(n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name))
-            words = " ".join(n.value for a in node.args for n in ast.walk(a) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+            words = " ".join(n.value for a in node.args for n in ast.walk(a)
+                             if isinstance(n, ast.Constant) and isinstance(n.value, str))
             # (the names an f-string shows hold their rows: its text holds none)
             shown = merge_data(args + [value for value in map(scope.lookup, sorted(read)) if isinstance(value, Data)])
             self.facts.printed.append(Printed(self.new_id(), span_of(node), read, shown.rows, words))

@@ -477,8 +477,8 @@ def single_bindings(assigns) -> dict:
 
 # methods that give every row of a frame back, changed or not (a copy, new columns, values)
 _ROW_KEEPING = frozenset((
-    "copy", "rename", "assign", "astype", "fillna", "replace", "drop", "add", "sub", "mul", "div", "abs", "round",
-    "clip", "apply", "map", "set_axis", "reindex", "reset_index", "pipe", "where", "mask",
+    "copy", "rename", "assign", "astype", "fillna", "replace", "add", "sub", "mul", "div", "abs", "round",
+    "clip", "map", "set_axis", "reset_index", "where", "mask",
 ))
 
 
@@ -506,7 +506,8 @@ def _made_from(node, bindings: dict, depth: int) -> frozenset:
         return frozenset({node.id}) | inner
     if isinstance(node, ast.BinOp):
         return _made_from(node.left, bindings, depth) | _made_from(node.right, bindings, depth)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _ROW_KEEPING:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+            node.func.attr in _ROW_KEEPING or (node.func.attr == "drop" and drops_columns(node))):
         return _made_from(node.func.value, bindings, depth)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "concat" \
             and along_columns(node) and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
