@@ -20,7 +20,8 @@ next to the same model's held-out score, beside a cross-validation of its rows, 
 printed as a training or in-sample score (or "no CV") is a diagnostic and stays silent,
 as is a model fitted and scored on a table of numbers typed into the code (the four rows
 of XOR: a demonstration with nothing else to generalise to), a `LinearRegression` of
-one column when no model is tested (a trend line: its R^2 describes the data), and an
+one column (a named column, `x.reshape(-1, 1)`, `x[:, None]`) when no model is tested (a
+trend line: its R^2 describes the data), and an
 in-sample score beside held-out scores of models of its kind (a curve described by its
 in-sample R^2 beside a tested linear model); predictions never compared with
 labels (a submission file) are not a score, and neither are residuals (`y - pred`) that

@@ -527,3 +527,21 @@ def _columns_only(node: ast.Subscript) -> bool:
     key = node.slice
     return (isinstance(key, ast.Constant) and isinstance(key.value, str)) or (
         isinstance(key, ast.List) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in key.elts))
+
+
+def one_column(node, bindings: dict) -> Optional[str]:
+    """The code of values made one column (``x.reshape(-1, 1)``, ``x[:, None]``), also
+    through a name bound once to them; None for anything else."""
+    if isinstance(node, ast.Name) and node.id in bindings:
+        node = bindings[node.id]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "reshape":
+        shape = node.args[0] if len(node.args) == 1 and isinstance(node.args[0], ast.Tuple) else node
+        dims = shape.elts if isinstance(shape, ast.Tuple) else shape.args
+        if [ast.unparse(d) for d in dims] == ["-1", "1"] and not node.keywords:
+            return ast.unparse(node.func.value)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2:
+        rows, new_axis = node.slice.elts
+        if isinstance(rows, ast.Slice) and rows.lower is None and rows.upper is None and ast.unparse(new_axis) in (
+                "None", "np.newaxis", "numpy.newaxis"):
+            return ast.unparse(node.value)
+    return None
