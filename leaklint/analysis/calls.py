@@ -24,6 +24,8 @@ from .syntax import (
     aggregates_values,
     along_columns,
     along_first,
+    called_name,
+    changed_copy,
     changed_in_place,
     const_str,
     drops_columns,
@@ -37,11 +39,11 @@ from .syntax import (
     lambda_is_aggregate,
     negative,
     one_candidate,
-    changed_copy,
     repeated_rows,
     saved_part,
     span_of,
     step_names,
+    string_constants,
     text_of,
     time_column,
     truthy_const,
@@ -377,8 +379,7 @@ class CallsMixin:
         if isinstance(func, ast.Name) and func.id in lib.REPORT_FUNCTIONS:
             self._report(args, node, "printed")
             read = frozenset(n.id for a in node.args for n in ast.walk(a) if isinstance(n, ast.Name))
-            words = " ".join(n.value for a in node.args for n in ast.walk(a)
-                             if isinstance(n, ast.Constant) and isinstance(n.value, str))
+            words = string_constants(node.args)
             # (the names an f-string shows hold their rows: its text holds none)
             shown = merge_data(args + [value for value in map(scope.lookup, sorted(read)) if isinstance(value, Data)])
             self.facts.printed.append(Printed(self.new_id(), span_of(node), read, shown.rows, words))
@@ -704,17 +705,13 @@ class CallsMixin:
             copied = as_data(self.ev(repeated, scope)) if repeated is not None else None
             if copied is not None and copied.rows:
                 # pd.concat([minority, minority]): rows copied by hand, as an oversampler copies them
-                data = merge_data(args + list(kwargs.values()))
-                event = self._learn("resample", "concat", node, copied, repeated, method="duplicate")
-                return replace(self.derive([data], node), learned=data.learned | {event.id})
+                return self._stacked_copies(node, args, kwargs, copied, repeated, "duplicate")
             original = changed_copy(node.args[0], self._single_bindings()) if key == ("pandas", "concat") else None
             if original is not None and isinstance(args[0], Seq):
                 # pd.concat([df, df + noise]), [matches, mirrored]: each row stacked with a changed copy of itself
                 copied = as_data(args[0].items[original])
                 if copied.rows and all(r.side is None for r in copied.rows):
-                    data = merge_data(args + list(kwargs.values()))
-                    event = self._learn("resample", "concat", node, copied, node.args[0].elts[original], method="augment")
-                    return replace(self.derive([data], node), learned=data.learned | {event.id})
+                    return self._stacked_copies(node, args, kwargs, copied, node.args[0].elts[original], "augment")
         if key == ("pandas", "merge") and len(args) > 1:
             return self._merge(as_data(args[0]), as_data(args[1]), args + list(kwargs.values()), node)
         if root == "numpy" and name == "unique" and args:
@@ -843,6 +840,13 @@ class CallsMixin:
         # a left merge keeps the left frame's rows: the right one only lends them columns
         looked_up = right.distinct or (const_str(keyword_node(node, "how")) == "left" and left.rows)
         return replace(merged, rows=left.rows) if looked_up else merged
+
+    def _stacked_copies(self, node, args, kwargs, copied: Data, copied_node, how: str) -> Data:
+        """The rows a concatenation stacks, ``copied`` among them twice (``how``: "duplicate"
+        as they are, "augment" changed): a resampling learned from ``copied``'s rows."""
+        data = merge_data(args + list(kwargs.values()))
+        event = self._learn("resample", "concat", node, copied, copied_node, method=how)
+        return replace(self.derive([data], node), learned=data.learned | {event.id})
 
     def _held_data(self, value) -> Data:
         """The rows an object holds: a Dataset subclass of the file keeps them in attributes."""
@@ -1423,9 +1427,7 @@ def _time_grouper(node) -> bool:
     keys = [e for k in keys for e in (k.elts if isinstance(k, (ast.List, ast.Tuple)) else [k])]
     if len(keys) != 1 or not isinstance(keys[0], ast.Call):
         return False
-    func = keys[0].func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-    return name == "Grouper" and any(k.arg == "freq" for k in keys[0].keywords)
+    return called_name(keys[0]) == "Grouper" and any(k.arg == "freq" for k in keys[0].keywords)
 
 
 def _table_of_numbers(node) -> bool:

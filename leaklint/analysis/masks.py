@@ -25,7 +25,7 @@ import ast
 import re
 
 from .slices import assigned_names, named_side
-from .syntax import single_bindings, statements
+from .syntax import called_name, single_bindings, statements
 
 _COMPLEMENT = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.NotEq: ast.Eq, ast.Eq: ast.NotEq}
 _TRAINING_OPS = (ast.Lt, ast.LtE, ast.NotEq)  # one of each complementary pair
@@ -255,8 +255,7 @@ def _bound_value(node, masks: dict, depth: int = 0):
     if isinstance(node, ast.Name) and node.id in masks and depth < 3:
         return _bound_value(masks[node.id], masks, depth + 1)
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
-        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
-        node = node.args[0] if name in _DATE_CALLS else None
+        node = node.args[0] if called_name(node) in _DATE_CALLS else None
         if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
             return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -32,6 +32,7 @@ from .syntax import (
     one_column,
     row_wise,
     span_of,
+    string_constants,
     text_of,
     training_side,
     truthy_const,
@@ -592,8 +593,7 @@ class RecordingMixin:
         """Scores shown or kept as a result: a search's best score among them is reported."""
         if self._standalone or not self._searches:
             return  # (a function no code here calls reports nothing unless a caller runs it)
-        words = " ".join(n.value.lower() for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
-        claims = HELD_OUT_WORDS.search(words) is not None
+        claims = HELD_OUT_WORDS.search(string_constants([node]).lower()) is not None
         for search in merge_data(values).tuning:
             if search in self._searches:
                 self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches[search], claims))

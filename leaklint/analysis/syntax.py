@@ -259,7 +259,7 @@ def reads_files(body) -> bool:
     for stmt in body:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Call):
-                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                name = called_name(node) or ""
                 if name in _FILE_LISTINGS or name.startswith(lib.READER_PREFIX):
                     return True
     return False
@@ -453,15 +453,21 @@ def running_best(stmt: ast.If, loop) -> Optional[tuple]:
                  if {ast.unparse(t), ast.unparse(v)} == set(written) and len(set(written)) == 2), None)
     if best is None:
         return None
-    snapshot = any(isinstance(n, ast.Call) and _called(n) in SNAPSHOTS for part in stmt.body for n in ast.walk(part))
+    snapshot = any(isinstance(n, ast.Call) and called_name(n) in SNAPSHOTS for part in stmt.body for n in ast.walk(part))
     if not (snapshot or takes_training_steps(loop)):
         return None
     return best, next(side for side, text in zip(sides, written) if text != best)
 
 
-def _called(call: ast.Call) -> Optional[str]:
+def called_name(call: ast.Call) -> Optional[str]:
+    """``read_csv`` of ``pd.read_csv(...)`` and of ``read_csv(...)``; None for a call of anything else."""
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def string_constants(nodes) -> str:
+    """The string literals written in ``nodes``, joined by spaces (the words of a print)."""
+    return " ".join(n.value for node in nodes for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
 
 
 def single_bindings(assigns) -> dict:
