@@ -15,7 +15,8 @@ from .analysis.facts import Span
 from .findings import Finding, Location, Related
 from .fix.plan import PLANNERS, merged, plan
 from .fix.tree import Tree
-from .recover import LINE_SKIPPED, MAX_PASSES, READ_AS_CALL, READ_AS_PYTHON3, recover_line, syntax_reason
+from .recover import (LINE_SKIPPED, MAX_PASSES, READ_AS_CALL, READ_AS_CALLS, READ_AS_PYTHON3, READ_WITH_TAB_STOPS,
+                      recover_line, syntax_reason)
 from .ruleset import Context, Rule
 from .lines import split_lines
 from .sources import Source, SourceError, decode, read_source
@@ -71,7 +72,7 @@ PARSE_DOC = ("leaklint could not read or parse this file (or a notebook cell, or
              "which is then skipped and the rest analysed), so it was not analysed there.")
 PARSE_HELP = "fix the file or exclude it"
 # An LL000 message ending so names a part skipped; the rest of the file was analysed.
-SKIPPED_SUFFIXES = (LINE_SKIPPED, "; cell skipped", READ_AS_CALL, READ_AS_PYTHON3)
+SKIPPED_SUFFIXES = (LINE_SKIPPED, "; cell skipped", READ_AS_CALL, READ_AS_CALLS, READ_AS_PYTHON3, READ_WITH_TAB_STOPS)
 _WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 # Nesting deeper than the default recursion limit allows is retried on a thread with a
@@ -112,6 +113,7 @@ def parse(source: Source, path: str) -> tuple:
     """Parse the source; a notebook cell that does not parse is reported and blanked."""
     text = source.text
     errors = list(source.skipped)
+    last = SourceError("cannot parse")
     for _ in range(len(source.cells) + 1 if source.cells is not None else MAX_PASSES):
         try:
             with warnings.catch_warnings():  # e.g. "invalid escape sequence": not ours to report
@@ -120,6 +122,7 @@ def parse(source: Source, path: str) -> tuple:
         except SyntaxError as err:
             cell, line = source.locate(err.lineno or 1)
             reason = syntax_reason(err, text)
+            last = SourceError(f"{reason}, and more lines than leaklint recovers", line, cell)
             if source.cells is None:
                 text = _skip_line(text, err.lineno, reason, errors)
                 continue
@@ -133,7 +136,7 @@ def parse(source: Source, path: str) -> tuple:
             raise SourceError("cannot parse: too deeply nested or too complex for the Python parser") from None
         except ValueError as err:
             raise SourceError(f"cannot parse: {err}") from None
-    raise SourceError("cannot parse")
+    raise last
 
 
 def _skip_line(text: str, lineno, reason: str, errors: list) -> str:

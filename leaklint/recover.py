@@ -1,9 +1,10 @@
 """Lines of a script the parser rejects, neutralised in place so the rest is analysed.
 
 One pasted shell command or Python 2 ``print`` must not hide a whole file: ``print x``
-statements become the calls ``print(x)``, any other line ``pass`` at its indentation (a
-block header stays a block header), then, if the parser still stops there, an empty
-line. Every line keeps its number.
+statements become the calls ``print(x)``, indentation mixing tabs and spaces is read with
+Python 2's tab stops, any other line ``pass`` at its indentation (a block header stays a
+block header), then, if the parser still stops there, an empty line. Every line keeps
+its number.
 """
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ MAX_SKIPPED_LINES = 20
 MAX_PASSES = MAX_SKIPPED_LINES + 2
 LINE_SKIPPED = "; line skipped"
 READ_AS_CALL = "; read as a print() call"
+READ_AS_CALLS = " read as print() calls"
 READ_AS_PYTHON3 = "; read as Python 3"
+READ_WITH_TAB_STOPS = "; tabs read as 8 columns, as Python 2 read them"
 
 
 def recover_line(text: str, lineno: Optional[int], messages: list) -> Optional[tuple]:
@@ -35,8 +38,14 @@ def recover_line(text: str, lineno: Optional[int], messages: list) -> Optional[t
     if print_call(line.strip()) is not None:
         calls = list(lines)
         converted = _prints_as_calls(calls, _string_lines(text))
-        if lineno in converted:
-            return "\n".join(calls), [(number, READ_AS_CALL) for number in converted]
+        if lineno in converted:  # one report for them all: an old script prints at every step
+            how = READ_AS_CALL if len(converted) == 1 else (
+                f"; this and {len(converted) - 1} more print statements (to line {converted[-1]}){READ_AS_CALLS}")
+            return "\n".join(calls), [(lineno, how)]
+    if _indentation_has_tab(lines, lineno):
+        expanded = _tab_stops(lines, _string_lines(text))
+        if expanded != lines:
+            return "\n".join(expanded), [(lineno, READ_WITH_TAB_STOPS)]
     modern = python3_line(line.strip())
     if modern is not None:  # 10L, 0755, `x`, <>: the line as Python 3 writes it
         lines[lineno - 1] = _reindented(line, modern)
@@ -59,6 +68,25 @@ def _prints_as_calls(lines: list, inside: set) -> list:
                 lines[number - 1] = _reindented(line, call)
                 converted.append(number)
     return converted
+
+
+def _indentation_has_tab(lines: list, lineno: Optional[int]) -> bool:
+    """The line the parser stopped at, or the line of code above it, is indented with a tab."""
+    if not lineno or lineno > len(lines):
+        return False
+    above = next((line for line in reversed(lines[: lineno - 1]) if line.strip()), "")
+    return any("\t" in line[: len(line) - len(line.lstrip())] for line in (lines[lineno - 1], above))
+
+
+def _tab_stops(lines: list, inside: set) -> list:
+    """``lines`` with each tab of an indentation expanded to the next multiple of 8 columns,
+    as Python 2 read mixed tabs and spaces (lines ``inside`` a string literal left alone)."""
+    expanded = []
+    for number, line in enumerate(lines, 1):
+        body = line.lstrip()
+        indent = line[: len(line) - len(body)]
+        expanded.append(indent.expandtabs(8) + body if "\t" in indent and number not in inside else line)
+    return expanded
 
 
 def _reindented(line: str, statement: str) -> str:

@@ -168,8 +168,8 @@ def test_python2_reason_names_python2(tmp_path):
 
 
 def test_bad_lines_do_not_hide_the_rest_of_a_script(tmp_path):
-    """A pasted shell line is skipped and Python 2 prints are read as calls, one by one; the
-    leak is found."""
+    """A pasted shell line is skipped and Python 2 prints are read as calls, said once for
+    them all; the leak is found."""
     lines = LEAKY.splitlines()
     lines.insert(4, "pip install seaborn")
     lines.insert(6, 'print "rows:", len(df)')
@@ -178,9 +178,30 @@ def test_bad_lines_do_not_hide_the_rest_of_a_script(tmp_path):
     (tmp_path / "mixed.py").write_text("\n".join(lines) + "\n")
     proc = leaklint("--output-format", "json", "mixed.py", cwd=tmp_path)
     found = sorted((f["code"], f["line"]) for f in json.loads(proc.stdout))
-    assert found == [("LL000", 5), ("LL000", 7), ("LL000", 13), ("LL101", LEAK_LINE + 2)]
+    assert found == [("LL000", 5), ("LL000", 7), ("LL101", LEAK_LINE + 2)]
     endings = {f["line"]: f["message"].rsplit("; ", 1)[1] for f in json.loads(proc.stdout) if f["code"] == "LL000"}
-    assert endings == {5: "line skipped", 7: "read as a print() call", 13: "read as a print() call"}
+    assert endings == {5: "line skipped", 7: "this and 1 more print statements (to line 13) read as print() calls"}
+
+
+def test_indentation_mixing_tabs_and_spaces_is_read_as_python2_read_it(tmp_path):
+    """A Python 2 helper indented with spaces on one line and a tab on the next: one LL000
+    names it, tabs are read as 8 columns and the leak below is found; a tab inside a string
+    literal stays as written."""
+    helper = "def f(x):\n    if x:\n\treturn 1\n    return '''a\n\tb'''\n"
+    (tmp_path / "old.py").write_text(helper + LEAKY)
+    proc = leaklint("--output-format", "json", "old.py", cwd=tmp_path)
+    found = [(f["code"], f["line"], f["message"]) for f in json.loads(proc.stdout)]
+    assert found[0] == ("LL000", 3, "indentation error: inconsistent use of tabs and spaces in indentation; "
+                        "tabs read as 8 columns, as Python 2 read them")
+    assert [(code, line) for code, line, _ in found[1:]] == [("LL101", LEAK_LINE + 5)]
+
+
+def test_a_script_with_too_many_bad_lines_names_the_last_one(tmp_path):
+    (tmp_path / "bad.py").write_text(IMPORTS + "    if x:\n  y\n" * 12)
+    proc = leaklint("--output-format", "json", "bad.py", cwd=tmp_path)
+    [found] = json.loads(proc.stdout)
+    assert found["code"] == "LL000" and found["message"].startswith(("indentation error", "syntax error"))
+    assert found["message"].endswith(", and more lines than leaklint recovers"), found["message"]
 
 
 def test_a_score_printed_by_a_python2_print_counts_as_reported(tmp_path):
@@ -198,7 +219,7 @@ def test_a_score_printed_by_a_python2_print_counts_as_reported(tmp_path):
     proc = leaklint("--output-format", "json", "old.py", cwd=tmp_path)
     found = json.loads(proc.stdout)
     assert [(f["code"], f["line"]) for f in found if f["code"] != "LL000"] == [("LL304", 31)]
-    assert sum(f["code"] == "LL000" for f in found) == 26
+    assert [f["line"] for f in found if f["code"] == "LL000"] == [5]  # one report for the 26 prints
 
 
 @pytest.mark.parametrize("header", ["def (:", "class:", "for x in :"])
