@@ -492,7 +492,9 @@ class CallsMixin:
             return self._call_method(instance, "transform" if name == "fit_transform" else "predict", args[:1], {})
         if method is None:
             return merge_data(args + list(kwargs.values()))
-        return self._call_function(Function(method, instance.cls.scope, id(method)), [instance] + args, kwargs)
+        decorators = {d.id for d in method.decorator_list if isinstance(d, ast.Name)}
+        bound = [] if "staticmethod" in decorators else [instance.cls] if "classmethod" in decorators else [instance]
+        return self._call_function(Function(method, instance.cls.scope, id(method)), bound + args, kwargs)
 
     def _find_method(self, cls: LocalClass, name: str, depth: int):
         for stmt in cls.node.body:

@@ -18,7 +18,7 @@ from typing import Optional
 
 from . import known_names, project
 from . import libraries as lib
-from .calls import CallsMixin, with_literal
+from .calls import BUILTIN_NAMES, CallsMixin, with_literal
 from .facts import Facts, KeptBest
 from .reach import settle
 from .recording import RecordingMixin
@@ -783,6 +783,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         qualname = known_names.qualified(node.id)
         if qualname is not None:
             return Ref(qualname)
+        if node.id in BUILTIN_NAMES:
+            return UNKNOWN  # ``dtype=float``, ``key=len``: Python's own, not data read from somewhere
         key = (id(self._module), node.id)
         if key not in self._unknown_roots:
             self._unknown_roots[key] = Data(rows=self.fresh_rows())
