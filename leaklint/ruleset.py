@@ -234,6 +234,8 @@ def learned_before_split(
     by_event: dict = {}
     for fact in ctx.facts.contaminations:
         event = ctx.facts.learns[fact.learn]
+        if fact.split in ctx.facts.quiet_validations:
+            continue  # Keras's own monitoring rows, whose scores nothing prints or reads: no score is inflated
         # learned after the split from both of its sides: that is fit-on-test (LL301)
         if fact.via != "resplit":
             usable = event.before_split

@@ -14,7 +14,12 @@ taught the first scaler is left.
 A search whose cross-validated scores nothing reads (`search.best_params_` only, or an
 optuna objective's folds with only `study.best_params` read) only chooses settings, and
 out-of-fold predictions no metric reads (`cross_val_predict` kept as stacking features)
-score nothing: a step fitted on the rows they fold is not reported for them.
+score nothing: a step fitted on the rows they fold is not reported for them. Likewise
+the fifth of the rows Keras holds out for `validation_split=0.2` does not count when its
+scores are never shown (`verbose=0`, and no `history.history["val_loss"]` is read): a part
+that only stops training (`EarlyStopping(monitor="val_loss")`) reports nothing. Nor does
+it in a function nothing in the file calls, fitting its own parameters: those are the rows
+a caller would give it, its training rows.
 
 Severity: warning. The step learns no labels: fitted on all rows, it only lets the
 held-out rows nudge a mean, a spread or a fill value, which rarely moves a score

@@ -531,7 +531,7 @@ class CallsMixin:
             elif default is not None and not standalone:
                 value = with_literal(self.ev(default, func.scope), default)
             else:
-                value = Data(rows=self.fresh_rows())
+                value = Data(rows=self._parameter_rows())
             scope.env[param.arg] = value
         for param, default in zip(params.kwonlyargs, params.kw_defaults):
             if param.arg in kwargs:
@@ -539,7 +539,7 @@ class CallsMixin:
             elif default is not None and not standalone:
                 scope.env[param.arg] = with_literal(self.ev(default, func.scope), default)
             else:
-                scope.env[param.arg] = Data(rows=self.fresh_rows())
+                scope.env[param.arg] = Data(rows=self._parameter_rows())
         if params.vararg is not None:
             scope.env[params.vararg.arg] = Seq(tuple(args[len(positional):]))
         if params.kwarg is not None:
@@ -558,6 +558,14 @@ class CallsMixin:
             self._hops -= hop
         self._last_call_scope = scope
         return scope.returns if scope.returns is not None else UNKNOWN
+
+    def _parameter_rows(self) -> frozenset:
+        """The rows of a parameter no caller gives (a function nothing calls): whatever a
+        caller would hand it."""
+        rows = self.fresh_rows()
+        if self._standalone:
+            self._parameter_roots.update(r.root for r in rows)
+        return rows
 
     def _write_back_arguments(self, func: Function, node: ast.Call, scope) -> None:
         """``def train(model, X, y): model.fit(X, y)`` fits the caller's object;

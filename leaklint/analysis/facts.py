@@ -274,6 +274,8 @@ class Facts:
     # fragment whose data another file or cell made)
     free_parts: dict = field(default_factory=dict)
     early_roots: set = field(default_factory=set)  # roots of names read before the file binds them
+    # ids of Keras validation_split parts whose scores nothing prints or reads (verbose=0, no "val_loss")
+    quiet_validations: set = field(default_factory=set)
     side_names: Optional[dict] = field(default_factory=dict)  # Side -> names that held its rows (None: a skipped line may read any)
 
 

@@ -96,6 +96,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._checkpointed: list = []  # EarlyStops of fits that saved their best epoch to a file not yet reloaded
         self._standalone = False  # analysing a function no code of the file calls
         self._standalone_from = 0  # the last id given before that analysis began
+        self._parameter_roots = set()  # roots of such a function's parameters
         self._objective = 0  # inside a tuning objective (one trial of a study)
         self._free_roots = {}  # name -> the rows a name read before any binding of it was given
 

@@ -29,6 +29,7 @@ from .syntax import (
     along_first,
     keyword_node,
     keyword_true,
+    names_validation_metric,
     one_column,
     row_wise,
     span_of,
@@ -243,9 +244,14 @@ class RecordingMixin:
             else:
                 self.facts.early_stops.append(stop)
         self._check_applied(data.learned, data.rows)
-        if "validation_split" in kwargs and data.rows and truthy_const(keyword_node(node, "validation_split")) is not False:
-            # Keras holds out the last fraction of the rows it is given for validation (none at 0)
+        if "validation_split" in kwargs and data.rows and truthy_const(keyword_node(node, "validation_split")) is not False \
+                and not (self._standalone and {r.root for r in data.rows} <= self._parameter_roots):
+            # Keras holds out the last fraction of the rows it is given for validation (none at
+            # 0); not of the parameters of a function nothing calls, the rows a caller would
+            # give it (its training rows)
             split = self._new_split("split", "validation_split", node, data, x_node, False, None, {})
+            if truthy_const(keyword_node(node, "verbose")) is False and not names_validation_metric(self._tree):
+                self.facts.quiet_validations.add(split.id)
             self._split_inputs(split, [x_val, y_val])
         return event, data, as_data(y_val) if y_val is not None else None
 

@@ -470,6 +470,15 @@ def string_constants(nodes) -> str:
     return " ".join(n.value for node in nodes for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
 
 
+def names_validation_metric(tree: ast.Module) -> bool:
+    """A string literal names a Keras validation metric (``history.history["val_loss"]``):
+    the code reads the scores of a ``validation_split``. An early-stopping callback's
+    ``monitor="val_loss"`` only picks the epoch."""
+    monitored = {id(k.value) for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "monitor"}
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("val_")
+               and id(n) not in monitored for n in ast.walk(tree))
+
+
 def single_bindings(assigns) -> dict:
     """{name: value} for names one assignment binds (the masks a subscript may name)."""
     bound: dict = {}
