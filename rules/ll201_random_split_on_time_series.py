@@ -8,6 +8,9 @@ resample (`.resample()`, `groupby(pd.Grouper(freq=...))`), or a parsed date colu
 still in the rows being split. Dates parsed into columns (also in a loop over their
 names, or made time-zone aware) order no rows by themselves, and one row per entity
 aggregated from sorted rows (`groupby("symbol").agg(...)`) is a table, not a series.
+A random split that no model in the file is fitted or scored on is not reported when the
+file also splits the same rows in time order (a date cutoff, or sorted and cut): it is
+the other option offered to callers, the fallback for data without dates.
 
 Severity: error. A shuffled split of a series scores interpolation, not forecasting:
 on drifting noise a forest's R² against the training mean is 0.88 shuffled and about 0
