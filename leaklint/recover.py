@@ -42,7 +42,7 @@ def recover_line(text: str, lineno: Optional[int], messages: list) -> Optional[t
             how = READ_AS_CALL if len(converted) == 1 else (
                 f"; this and {len(converted) - 1} more print statements (to line {converted[-1]}){READ_AS_CALLS}")
             return "\n".join(calls), [(lineno, how)]
-    if _indentation_has_tab(lines, lineno):
+    if _mixed_indentation(lines, lineno):
         expanded = _tab_stops(lines, _string_lines(text))
         if expanded != lines:
             return "\n".join(expanded), [(lineno, READ_WITH_TAB_STOPS)]
@@ -70,10 +70,14 @@ def _prints_as_calls(lines: list, inside: set) -> list:
     return converted
 
 
-def _indentation_has_tab(lines: list, lineno: Optional[int]) -> bool:
-    """The line the parser stopped at, or the line of code above it, is indented with a tab."""
+def _mixed_indentation(lines: list, lineno: Optional[int]) -> bool:
+    """The file indents some lines with spaces and some with tabs, and the line the parser
+    stopped at, or the line of code above it, is indented with a tab."""
     if not lineno or lineno > len(lines):
         return False
+    indents = [line[: len(line) - len(line.lstrip())] for line in lines if line.strip()]
+    if not any(i.startswith(" ") for i in indents):
+        return False  # tabs alone are consistent: the error is something else
     above = next((line for line in reversed(lines[: lineno - 1]) if line.strip()), "")
     return any("\t" in line[: len(line) - len(line.lstrip())] for line in (lines[lineno - 1], above))
 

@@ -509,3 +509,13 @@ def test_a_python2_literal_does_not_hide_the_step_on_its_line(tmp_path):
     assert [(f["code"], f["line"], f["message"].rsplit("; ", 1)[-1]) for f in found if f["code"] == "LL000"] == [
         ("LL000", 6, "read as Python 3"), ("LL000", 7, "read as a print() call")]
     assert [(f["code"], f["line"]) for f in found if f["code"] != "LL000"] == [("LL102", 6)]
+
+
+def test_a_file_indented_with_tabs_alone_is_not_read_with_tab_stops(tmp_path):
+    """Tabs used alone are consistent: a pasted shell line in such a file is skipped, and
+    no LL000 blames the tabs."""
+    (tmp_path / "tabs.py").write_text(IMPORTS + "def f(x):\n\tif x:\n\t\treturn 1\n\t!pip install seaborn\n\treturn 0\n")
+    proc = leaklint("--output-format", "json", "tabs.py", cwd=tmp_path)
+    [found] = json.loads(proc.stdout)
+    assert (found["code"], found["line"]) == ("LL000", 5)
+    assert found["message"].endswith("; line skipped"), found["message"]
