@@ -75,11 +75,11 @@ def _mixed_indentation(lines: list, lineno: Optional[int]) -> bool:
     stopped at, or the line of code above it, is indented with a tab."""
     if not lineno or lineno > len(lines):
         return False
-    indents = [line[: len(line) - len(line.lstrip())] for line in lines if line.strip()]
+    indents = [_indentation(line) for line in lines if line.strip()]
     if not any(i.startswith(" ") for i in indents):
         return False  # tabs alone are consistent: the error is something else
     above = next((line for line in reversed(lines[: lineno - 1]) if line.strip()), "")
-    return any("\t" in line[: len(line) - len(line.lstrip())] for line in (lines[lineno - 1], above))
+    return any("\t" in _indentation(line) for line in (lines[lineno - 1], above))
 
 
 def _tab_stops(lines: list, inside: set) -> list:
@@ -87,15 +87,19 @@ def _tab_stops(lines: list, inside: set) -> list:
     as Python 2 read mixed tabs and spaces (lines ``inside`` a string literal left alone)."""
     expanded = []
     for number, line in enumerate(lines, 1):
-        body = line.lstrip()
-        indent = line[: len(line) - len(body)]
-        expanded.append(indent.expandtabs(8) + body if "\t" in indent and number not in inside else line)
+        indent = _indentation(line)
+        expanded.append(indent.expandtabs(8) + line[len(indent):] if "\t" in indent and number not in inside else line)
     return expanded
+
+
+def _indentation(line: str) -> str:
+    """The whitespace ``line`` starts with."""
+    return line[: len(line) - len(line.lstrip())]
 
 
 def _reindented(line: str, statement: str) -> str:
     """``statement`` at the indentation of ``line``."""
-    return line[: len(line) - len(line.lstrip())] + statement
+    return _indentation(line) + statement
 
 
 def _string_lines(text: str) -> set:
@@ -110,7 +114,7 @@ def neutralise(text: str, lineno: Optional[int]) -> Optional[str]:
     if not lineno or lineno > len(lines):
         return None
     bad = lines[lineno - 1]
-    indent = bad[: len(bad) - len(bad.lstrip())]
+    indent = _indentation(bad)
     neutral = _neutral(bad.strip())
     if neutral.endswith(":") and not _indented_after(lines, lineno, indent):
         neutral = "pass"  # a broken header with no block under it (``def (:`` above top-level code)
@@ -175,7 +179,7 @@ _PRINT_STATEMENT = re.compile(r"^print(?:\s+(?![\s=(])(.*?))?\s*;?\s*$")
 def _indented_after(lines: list, lineno: int, indent: str) -> bool:
     """The next line with code after ``lineno`` is indented deeper than ``indent``."""
     following = next((line for line in lines[lineno:] if line.strip() and not line.lstrip().startswith("#")), "")
-    return len(following) - len(following.lstrip()) > len(indent)
+    return len(_indentation(following)) > len(indent)
 
 
 def _neutral(statement: str) -> str:
