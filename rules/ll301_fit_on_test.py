@@ -78,7 +78,9 @@ test file) are not held out. A model fitted with labels on the held-out side of 
 blend, rows only predicted or plotted) is a second training part and is not reported;
 so is one fitted on a part cut from the training side of a split whose held-out side a
 model predicts (a calibrator fitted, and its threshold picked, on a calibration part,
-then the test side scored), also when that split is a project loader's named parts.
+then the test side scored), also when that split is a project loader's named parts, or
+the middle of three parts cut by position (`X[:a]`, `X[a:b]`, `X[b:]`: the last part is
+the held-out one).
 Nor is a model fitted with labels on held-out rows that nothing then scores or learns
 from (a meta-model fitted and dropped, a line fitted to test predictions only to draw
 it): it reaches no evaluation. A statistic computed on all rows before a split it

@@ -63,7 +63,7 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
         if split.id in facts.out_of_fold and not any(
                 ev.scored for ev in facts.evaluations if ev.id == facts.out_of_fold[split.id]):
             split.use = "other"  # out-of-fold predictions no metric reads: stacking features, not a score
-        if split.kind in POSITIONAL and not any(holds_held_out(ev.rows, split.id) and (ev.scored or split.kind == "slice")
+        if split.kind in POSITIONAL and not any(_on_the_tail(ev.rows, split, facts) and (ev.scored or split.kind == "slice")
                                                 for ev in facts.evaluations):
             # x[:n] / x[n:] with nothing scored on the tail: a second training part; a part
             # taken by a condition only predicted: the competition's test rows of one table
@@ -100,6 +100,15 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
             continue
         kept.append(fact)
     facts.contaminations = kept
+
+
+def _on_the_tail(rows, split, facts: Facts) -> bool:
+    """Some of ``rows`` are the split's held-out side, or a part of it that a later cut
+    divides (``X[a:b]`` and ``X[b:]`` after ``X[:a]``: a validation and a test part)."""
+    if holds_held_out(rows, split.id):
+        return True
+    cuts = {r.side.split for r in rows if r.side is not None}
+    return any(holds_held_out(facts.splits[cut].rows, split.id) for cut in cuts if cut in facts.splits)
 
 
 def _all_read(facts: Facts, split, complete: bool) -> bool:

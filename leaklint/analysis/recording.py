@@ -71,7 +71,17 @@ class RecordingMixin:
     def _positional_side(self, node, base: Data, pairs=None, split_kind="slice") -> Side:
         """The side of a positional split (``X[:n]`` / ``X[n:]``) this slice selects, or of
         a split by a condition (``df[df.date < cutoff]`` / ``df[df.date >= cutoff]``)."""
-        bound, kind = (pairs if pairs is not None else self._slices)[id(node)]
+        pairs = pairs if pairs is not None else self._slices
+        bound, kind = pairs[id(node)]
+        return Side(kind, self._cut_at(node, base, pairs, split_kind, bound).id)
+
+    def _cut_at(self, node, base: Data, pairs, split_kind: str, bound: str):
+        """The split a positional bound makes; a bound that cuts the held-out rest of an
+        earlier bound (``X[a:b]`` / ``X[b:]`` after ``X[:a]``) splits that rest."""
+        parent = getattr(pairs, "parents", {}).get(bound)
+        if parent is not None:
+            rest = Side("test", self._cut_at(node, base, pairs, split_kind, parent).id)
+            base = replace(base, rows=frozenset(Rows(r.root, rest) for r in base.rows))
         split = self._slice_splits.get((split_kind, bound))
         if split is None:
             name = f"[:{bound}] / [{bound}:]" if split_kind == "slice" else bound
@@ -82,7 +92,7 @@ class RecordingMixin:
         elif not base.rows <= split.rows:
             split.rows = split.rows | base.rows
         self._split_inputs(split, [base])
-        return Side(kind, split.id)
+        return split
 
     def _choice(self, values, node, keyed=False) -> None:
         """Scores (not per-row predictions) ordered to pick a winner; ``keyed``:

@@ -100,7 +100,16 @@ def _head_is_held_out(heads, tails, names) -> bool:
     return "test" in head_sides and "train" not in head_sides and "test" not in tail_sides
 
 
-def positional_sides(subscripts, loop_names=frozenset(), names=None) -> dict:
+class Sides(dict):
+    """id(Subscript node) -> (bound text, "train" | "test"); ``parents`` maps a bound whose
+    split cuts the held-out rest of another split to that split's bound."""
+
+    def __init__(self):
+        super().__init__()
+        self.parents = {}
+
+
+def positional_sides(subscripts, loop_names=frozenset(), names=None) -> Sides:
     """Map id(Subscript node) -> (bound text, "train" | "test") for paired slices.
 
     A bound that moves with a loop variable (``load.loc[:day]`` / ``load.loc[day:...]``
@@ -127,17 +136,38 @@ def positional_sides(subscripts, loop_names=frozenset(), names=None) -> dict:
             heads.setdefault(upper, []).append(node)
         elif lower and lower != "0":
             tails.setdefault(lower, []).append(node)
-    sides = {}
+    sides = Sides()
     for bound in heads.keys() & tails.keys():
         head, tail = ("test", "train") if _head_is_held_out(heads[bound], tails[bound], names or {}) else ("train", "test")
         for node in heads[bound]:
             sides[id(node)] = (bound, head)
         for node in tails[bound]:
             sides[id(node)] = (bound, tail)
+    _cut_rest_again(sides, heads, tails)
     return sides
 
 
-def pair_slices(tree: ast.AST) -> dict:
+def _cut_rest_again(sides: "Sides", heads: dict, tails: dict) -> None:
+    """``X[:a]``, ``X[a:b]``, ``X[b:]``: three parts. The rest after ``a`` is split again at
+    ``b``, as a ``train_test_split`` of a held-out rest is: the middle part is the training
+    side of that second split (a validation part, where a calibrator may learn) and the last
+    part its held-out side."""
+    for bound, nodes in tails.items():
+        for node in nodes:
+            upper = row_slice(node).upper
+            if upper is None or sides.get(id(node)) != (bound, "test"):
+                continue
+            again = bound_of(upper)
+            rest = [n for n in tails.get(again, ()) if row_slice(n).upper is None]
+            if again == bound or again in heads or not rest:
+                continue
+            sides.parents[again] = bound
+            sides[id(node)] = (again, "train")
+            for last in rest:
+                sides[id(last)] = (again, "test")
+
+
+def pair_slices(tree: ast.AST) -> Sides:
     """``positional_sides`` for every slice in ``tree``: loop variables and assigned names
     read from the tree itself."""
     subscripts, loop_names, assigns = [], set(), []
