@@ -82,6 +82,10 @@ MUTATING_METHODS = frozenset(
     ("append", "extend", "insert", "update", "pop", "popitem", "setdefault", "clear", "remove", "sort", "reverse")
 )
 # Keyword arguments of a metric function that carry rows, not settings.
+# a function whose name says it measures the training rows (``in_sample_residual_std``,
+# ``train_accuracy``): what it returns is a training score by name
+TRAINING_SCORE_FUNCTION = re.compile(
+    r"in_?sample|resubstitution|train(ing)?_(score|acc|accuracy|error|err|loss|r2|rmse|mae|mse|metric|fit)")
 METRIC_DATA_KEYWORDS = frozenset(("y_true", "y_pred", "y_score", "y_prob", "y_proba", "sample_weight", "labels"))
 
 
@@ -557,6 +561,8 @@ class CallsMixin:
             self._modules_in.pop()
             self._hops -= hop
         self._last_call_scope = scope
+        if isinstance(scope.returns, Data) and scope.returns.scores and TRAINING_SCORE_FUNCTION.search(node.name.lower()):
+            self._note_score_label([replace(scope.returns, texts=frozenset({"training"}))])
         return scope.returns if scope.returns is not None else UNKNOWN
 
     def _parameter_rows(self) -> frozenset:

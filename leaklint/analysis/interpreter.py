@@ -673,6 +673,10 @@ class Interpreter(CallsMixin, RecordingMixin):
                     setting = known[0] if plain else Opaque(opaque_text(source) if source is not None else "?")
                     literal = (current.literal[0].updated({key: setting}),)
                 self.assign(base_node, Seq(items, keys, literal=literal), scope)
+            elif isinstance(current, Seq) and current.keys and _new_key(target, current.keys):
+                # models[f"q{q}"] = model beside models["main"]: an entry of its own
+                keys, items = _with_entry(current.keys, current.items, f"<{ast.unparse(target.slice)}>", value)
+                self.assign(base_node, Seq(items, keys), scope)
             elif isinstance(current, Seq) and current.keys:
                 # datasets[name] = frame in a loop over the dict: each frame keeps its rows
                 incoming = as_data(value)
@@ -1393,6 +1397,14 @@ def _reseparated(node, base: Data, key) -> Optional[Data]:
     else:
         return None
     return Data(rows=rows, learned=base.learned, time=base.time)
+
+
+def _new_key(target, keys: tuple) -> bool:
+    """``d[f"q{q}"]`` whose literal parts no key of ``d`` has around them: a key not yet in it."""
+    if target is None or not isinstance(target.slice, ast.JoinedStr):
+        return False
+    pattern = "".join(re.escape(part.value) if isinstance(part, ast.Constant) else ".*" for part in target.slice.values)
+    return not any(isinstance(key, str) and re.fullmatch(pattern, key, re.S) for key in keys)
 
 
 def _with_entry(keys: tuple, items: tuple, key: str, value) -> tuple:

@@ -451,7 +451,14 @@ class RecordingMixin:
         split = self._new_split(
             "split", qualname, node, data, node.args[0] if node.args else None, shuffled, span_of(node), procedure, labels
         )
-        self._split_inputs(split, arrays[:1] + arrays[2:], arrays[1] if len(arrays) > 1 else None)
+        # an array split only to stratify a second split of its parts (price deciles, given as
+        # ``stratify=`` too) is a label of the split, not a feature
+        strata = keyword_node(node, "stratify")
+        strata = ast.unparse(strata) if strata is not None else None
+        nodes = [n for n in node.args if not isinstance(n, ast.Starred)]
+        inputs = [a for position, a in enumerate(arrays) if position != 1
+                  and not (position < len(nodes) and ast.unparse(nodes[position]) == strata)]
+        self._split_inputs(split, inputs, arrays[1] if len(arrays) > 1 else None)
         split.handed_out = True
         split.labelled = len(arrays) == 2
         outs = []

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
+from .specs import Mapping, Opaque
+
 
 @dataclass(frozen=True)
 class Side:
@@ -218,6 +220,14 @@ class Zipped(Value):
 UNKNOWN = Data()
 
 
+def _settings(seq: "Seq"):
+    """A dict's literal settings (a Mapping), None when it has none, False when its literal
+    is not a dict's."""
+    if seq.literal is None:
+        return None
+    return seq.literal[0] if isinstance(seq.literal[0], Mapping) else False
+
+
 def join(a: Optional[Value], b: Optional[Value]) -> Value:
     """The least value that may be either ``a`` or ``b`` (branches, loops)."""
     if a is None:
@@ -246,6 +256,20 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         return replace(a, fits=a.fits | b.fits)
     if isinstance(a, Seq) and isinstance(b, Seq) and len(a.items) == len(b.items) and a.keys == b.keys:
         return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.keys)
+    if isinstance(a, Seq) and isinstance(b, Seq) and a.keys and b.keys and len(a.keys) == len(a.items) \
+            and len(b.keys) == len(b.items) and _settings(a) is not False and _settings(b) is not False:
+        # models["q"] = ... in one branch only: the entries both paths wrote are joined, the others kept
+        mine, theirs = dict(zip(a.keys, a.items)), dict(zip(b.keys, b.items))
+        keys = a.keys + tuple(k for k in b.keys if k not in mine)
+        items = tuple(join(mine[k], theirs[k]) if k in mine and k in theirs else mine.get(k, theirs.get(k)) for k in keys)
+        settings = (_settings(a), _settings(b))
+        if None in settings:
+            return Seq(items, keys)
+        ours, other = (dict(s.items) for s in settings)
+        return Seq(items, keys, literal=(Mapping(tuple(
+            (k, ours[k] if k in ours and k in other and ours[k] == other[k]
+             else ours.get(k, other.get(k)) if (k in ours) != (k in other) else Opaque("either of two settings"))
+            for k in keys)),))
     if isinstance(a, Seq) and isinstance(b, Seq) and not a.keys and not b.keys:
         short, long = sorted((a, b), key=lambda s: len(s.items))
         if short.items == long.items[:len(short.items)] and any(isinstance(i, Estimator) for i in short.items):
