@@ -673,9 +673,13 @@ class Interpreter(CallsMixin, RecordingMixin):
                     setting = known[0] if plain else Opaque(opaque_text(source) if source is not None else "?")
                     literal = (current.literal[0].updated({key: setting}),)
                 self.assign(base_node, Seq(items, keys, literal=literal), scope)
-            elif isinstance(current, Seq) and current.keys and _new_key(target, current.keys):
-                # models[f"q{q}"] = model beside models["main"]: an entry of its own
-                keys, items = _with_entry(current.keys, current.items, f"<{ast.unparse(target.slice)}>", value)
+            elif isinstance(current, Seq) and key is None and (
+                    (current.keys and _new_key(target, current.keys)) or _entry_by_unknown_key(target, current)):
+                # models[f"q{q}"] = model beside models["main"]; splits[name] = (X_tr, X_te) in a
+                # loop: an entry of its own (a tuple stays a tuple, its parts apart)
+                placeholder = f"<{ast.unparse(target.slice)}>"
+                held = current.items[current.keys.index(placeholder)] if placeholder in current.keys else None
+                keys, items = _with_entry(current.keys, current.items, placeholder, join(held, value))
                 self.assign(base_node, Seq(items, keys), scope)
             elif isinstance(current, Seq) and current.keys:
                 # datasets[name] = frame in a loop over the dict: each frame keeps its rows
@@ -1074,6 +1078,10 @@ class Interpreter(CallsMixin, RecordingMixin):
             joined = _joined_text([left, right])
             if joined is not None:  # column_name + "__zscore": a column name built from constants
                 return replace(self.derive([left, right], node), texts=frozenset({joined}))
+        if isinstance(node.op, ast.BitAnd):
+            narrowed = _narrowed_side(as_data(left), as_data(right))
+            if narrowed is not None:
+                return replace(self.derive([left, right], node), rows=narrowed)
         return self.derive([left, right], node)
 
     def _scaling_noise(self, data: Data, drawn: frozenset) -> Data:
@@ -1405,6 +1413,24 @@ def _new_key(target, keys: tuple) -> bool:
         return False
     pattern = "".join(re.escape(part.value) if isinstance(part, ast.Constant) else ".*" for part in target.slice.values)
     return not any(isinstance(key, str) and re.fullmatch(pattern, key, re.S) for key in keys)
+
+
+def _narrowed_side(left: Data, right: Data):
+    """``df.day.isin(train_days) & (df.label_end <= cutoff)``: one mask selects a side of a
+    split of the frame's rows, the other (a condition on all of them, maybe against a value
+    taken from a part) narrows it; the rows both select are of that side."""
+    for sided, other in ((left, right), (right, left)):
+        if sided.rows and all(r.side is not None for r in sided.rows) and any(r.side is None for r in other.rows) \
+                and {r.root for r in other.rows} <= {r.root for r in sided.rows}:
+            return sided.rows
+    return None
+
+
+def _entry_by_unknown_key(target, current) -> bool:
+    """``d[name] = value`` into an empty dict, or one filled only this way: one entry stands
+    for them all."""
+    return target is not None and not isinstance(target.slice, (ast.Constant, ast.Slice, ast.Tuple)) and (
+        not current.items or (len(current.keys) == len(current.items) and all(str(k).startswith("<") for k in current.keys)))
 
 
 def _with_entry(keys: tuple, items: tuple, key: str, value) -> tuple:

@@ -319,6 +319,8 @@ def as_data(value: Optional[Value]) -> Data:
         for item in value.items:
             out = join(out, as_data(item))
         return out
+    if isinstance(value, (Items, Enumerated)):  # list(d.items()): the values it yields
+        return as_data(value.inner)
     return UNKNOWN
 
 
