@@ -81,11 +81,11 @@ BUILTIN_NAMES = frozenset(dir(builtins))
 MUTATING_METHODS = frozenset(
     ("append", "extend", "insert", "update", "pop", "popitem", "setdefault", "clear", "remove", "sort", "reverse")
 )
-# Keyword arguments of a metric function that carry rows, not settings.
-# a function whose name says it measures the training rows (``in_sample_residual_std``,
-# ``train_accuracy``): what it returns is a training score by name
+# A function whose name says it measures the training rows (``in_sample_residual_std``,
+# ``train_accuracy``): what it returns is a training score by name.
 TRAINING_SCORE_FUNCTION = re.compile(
     r"in_?sample|resubstitution|train(ing)?_(score|acc|accuracy|error|err|loss|r2|rmse|mae|mse|metric|fit)")
+# Keyword arguments of a metric function that carry rows, not settings.
 METRIC_DATA_KEYWORDS = frozenset(("y_true", "y_pred", "y_score", "y_prob", "y_proba", "sample_weight", "labels"))
 
 

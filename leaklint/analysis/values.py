@@ -228,6 +228,19 @@ def _settings(seq: "Seq"):
     return seq.literal[0] if isinstance(seq.literal[0], Mapping) else False
 
 
+def _joined_settings(ours: Mapping, theirs: Mapping, keys: tuple) -> Mapping:
+    """The settings a dict holds on either of two paths: a key one path sets keeps its
+    value, a key the paths set differently is known only to be set."""
+    mine, other = dict(ours.items), dict(theirs.items)
+    joined = {}
+    for key in keys:
+        if key in mine and key in other:
+            joined[key] = mine[key] if mine[key] == other[key] else Opaque("either of two settings")
+        else:
+            joined[key] = mine.get(key, other.get(key))
+    return Mapping(tuple(joined.items()))
+
+
 def join(a: Optional[Value], b: Optional[Value]) -> Value:
     """The least value that may be either ``a`` or ``b`` (branches, loops)."""
     if a is None:
@@ -265,11 +278,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         settings = (_settings(a), _settings(b))
         if None in settings:
             return Seq(items, keys)
-        ours, other = (dict(s.items) for s in settings)
-        return Seq(items, keys, literal=(Mapping(tuple(
-            (k, ours[k] if k in ours and k in other and ours[k] == other[k]
-             else ours.get(k, other.get(k)) if (k in ours) != (k in other) else Opaque("either of two settings"))
-            for k in keys)),))
+        return Seq(items, keys, literal=(_joined_settings(*settings, keys),))
     if isinstance(a, Seq) and isinstance(b, Seq) and not a.keys and not b.keys:
         short, long = sorted((a, b), key=lambda s: len(s.items))
         if short.items == long.items[:len(short.items)] and any(isinstance(i, Estimator) for i in short.items):
