@@ -137,11 +137,20 @@ no code reads, and on whose held-out rows nothing is scored (they are only predi
 a submission or a printout), evaluates nothing and is not reported; in a script this
 holds only when no module-level name still holds those labels at the end. Parts a
 helper returns to its caller in the file count as read only where the caller reads them.
+A scaler that shifts and scales each column (StandardScaler, MinMaxScaler, MaxAbsScaler,
+RobustScaler) whose output only tree models learn from (a decision tree, a forest,
+extra trees, gradient boosting, XGBoost, LightGBM, CatBoost) is not reported: a tree
+splits each column between its values, so the rescaled columns give the same partition
+of the rows and the same predictions, and the held-out rows' statistics change nothing
+scored. Scaling the labels is still reported.
 
 ## References
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
 - scikit-learn, Common pitfalls: https://scikit-learn.org/stable/common_pitfalls.html
 """
+import re
+
+from leaklint.analysis.specs import CallSpec
 from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_clause, step_name
 
 CODE = "LL101"
@@ -152,6 +161,14 @@ DEFAULT = True
 SEVERITY = "warning"
 _PRE = "sklearn.preprocessing."
 HAND_DECOMPOSITIONS = ("numpy.linalg.svd", "scipy.linalg.svd")
+AFFINE_SCALERS = frozenset(("StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler"))
+# what may be built beside them without reading the scale
+SCALE_FREE_STEPS = frozenset(("OneHotEncoder", "OrdinalEncoder", "LabelEncoder", "LabelBinarizer"))
+SCALE_FREE_MODULES = ("sklearn.model_selection.", "sklearn.pipeline.", "sklearn.compose.", "sklearn.metrics.")
+# models that split each column at thresholds between its values
+THRESHOLD_MODELS = re.compile(
+    r"\.(DecisionTree|RandomForest|ExtraTrees?|GradientBoosting|HistGradientBoosting|XGB|LGBM|CatBoost)"
+    r"(Classifier|Regressor|Ranker)?$")
 CATALOG = (
     _PRE + "StandardScaler",
     _PRE + "Imputer",  # removed in scikit-learn 0.22, still in old code
@@ -199,7 +216,7 @@ def check(ctx):
     def matches(event):
         if event.unknown:
             return event.kind == "fit" and event.method == "fit_transform" and not event.has_labels
-        return event.kind in ("fit", "call") and not _learns_nothing(event) and (
+        return event.kind in ("fit", "call") and not _learns_nothing(event) and not _unseen_by_trees(event, ctx.facts) and (
             event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
         )
 
@@ -224,6 +241,21 @@ def check(ctx):
         )
 
     return learned_before_split(ctx, matches, explain, resplit=True)
+
+
+def _unseen_by_trees(event, facts) -> bool:
+    """A per-column shift and scale whose output only tree models learn from: they split
+    each column between its values, so they learn and predict the same from it. Every
+    object the file builds must be a tree model or leave the scale alone (an encoder, a
+    splitter, a pipeline): a model tried in a loop beside the trees, a clustering or a
+    sampler that measures distances would see the scale."""
+    if event.qualname.rsplit(".", 1)[-1] not in AFFINE_SCALERS or event.id in facts.label_learned:
+        return False
+    users = [t for t in facts.trainings if event.id in t.features]
+    return bool(users) and all(isinstance(t.model, CallSpec) and THRESHOLD_MODELS.search(t.model.qualname)
+                               for t in users) and all(
+        THRESHOLD_MODELS.search(built) or built.startswith(SCALE_FREE_MODULES)
+        or built.rsplit(".", 1)[-1] in AFFINE_SCALERS | SCALE_FREE_STEPS for built in facts.built)
 
 
 def _learns_nothing(event) -> bool:

@@ -28,6 +28,7 @@ import pandas as pd
 from category_encoders import TargetEncoder
 from sklearn.ensemble import GradientBoostingClassifier, RandomForestClassifier
 from sklearn.feature_selection import SelectKBest, f_classif
+from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, f1_score, mean_squared_error, r2_score, roc_auc_score
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, train_test_split
@@ -103,7 +104,7 @@ def test_the_metric_the_code_reports(metric, scoring):
     result = only(f"""\
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         X_tr, X_te, y_tr, y_te = train_test_split(X, y)
         clf = DecisionTreeClassifier(max_depth=3).fit(X_tr, y_tr)
         print({metric})
@@ -117,7 +118,7 @@ def test_a_cross_validation_function():
     result = only("""\
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         scores = cross_val_score(LogisticRegression(C=0.5), X, y, cv=10, scoring="roc_auc")
     """, "LL101")
     assert result.job.model == call("sklearn.linear_model.LogisticRegression", C=0.5)
@@ -144,7 +145,7 @@ def test_a_hand_written_fold_loop():
     result = only("""\
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t").values, df["t"].values
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         kf = KFold(n_splits=4, shuffle=True, random_state=0)
         for tr, te in kf.split(X):
             model = LogisticRegression(C=0.5)
@@ -193,7 +194,7 @@ def test_a_model_fitted_on_all_rows_then_scored_on_the_held_out_side():
 NATIVE = """\
     df = pd.read_csv("d.csv")
     X, y = df.drop(columns="t"), df["t"]
-    X = StandardScaler().fit_transform(X)
+    X = SimpleImputer().fit_transform(X)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, random_state=0)
     params = {"objective": "binary", "num_leaves": 15}
     booster = lgb.train(params, lgb.Dataset(X_tr, label=y_tr), num_boost_round=50)
@@ -244,7 +245,7 @@ def test_a_model_watching_the_held_out_side_while_it_trains():
         import tensorflow as tf
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=1)
         model = tf.keras.Sequential()
         model.add(tf.keras.layers.Dense(units=32, activation="relu"))
@@ -332,7 +333,7 @@ def test_the_class_count_the_code_gives_shapes_the_labels():
         import tensorflow as tf
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=1)
         model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"), tf.keras.layers.Dense(5, activation="softmax")])
         model.fit(X_train, y_train)
@@ -409,7 +410,7 @@ def test_a_regression_under_a_stratified_cv_and_a_log_error_runs():
         from sklearn.model_selection import StratifiedKFold
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         print(cross_val_score(Ridge(), X, y, cv=StratifiedKFold(5, random_state=0), scoring="neg_mean_squared_log_error"))
     """)
     [finding] = [f for f in lint_bytes("case.py", source.encode(), RULES, CATALOGS).findings if f.code == "LL101"]
@@ -440,7 +441,7 @@ def test_an_l1_logistic_regression_gets_the_solver_it_ran_with():
     result = only("""\
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         X_tr, X_te, y_tr, y_te = train_test_split(X, y, random_state=0)
         model = LogisticRegression(penalty="l1", C=0.5).fit(X_tr, y_tr)
         print(roc_auc_score(y_te, model.predict_proba(X_te)[:, 1]))
@@ -469,7 +470,7 @@ def test_constructor_arguments_bound_to_literals(form):
     result = only(f"""\
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         {binding}
         model = {construct}
         print(cross_val_score(model, X, y, cv=5).mean())
@@ -488,7 +489,7 @@ def test_a_module_constant_used_in_a_function():
 
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         print(cross_val_score(build(), X, y, cv=5).mean())
     """, "LL101")
     assert dict(result.job.model.kwargs) == {"n_estimators": 150, "random_state": 0}
@@ -504,7 +505,7 @@ def test_a_parameter_default_and_a_literal_argument():
 
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         print(evaluate(X, y, 4))
     """, "LL101")
     assert result.job.model == call("sklearn.tree.DecisionTreeClassifier", max_depth=4)
@@ -523,7 +524,7 @@ def test_a_rebound_or_changed_name_is_no_longer_its_literal(binding):
     result = only(f"""\
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t"), df["t"]
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         {binding}
         print(cross_val_score(DecisionTreeClassifier({uses}), X, y, cv=5).mean())
     """, "LL101")
@@ -564,7 +565,7 @@ def test_a_keras_stack_of_dense_layers_runs_as_scikit_learns_perceptron(built):
         import tensorflow as tf
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t").values, df["t"].values
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, random_state=0)
         {built}
         model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
@@ -581,7 +582,7 @@ def test_a_recurrent_keras_network_is_not_translated():
         import tensorflow as tf
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t").values, df["t"].values
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, random_state=0)
         model = tf.keras.Sequential([tf.keras.layers.LSTM(32), tf.keras.layers.Dense(1)])
         model.compile(optimizer="adam", loss="mse")
@@ -612,7 +613,7 @@ def build():
 
 df = pd.read_csv("d.csv")
 X, y = df.drop(columns="t"), df["t"]
-X = StandardScaler().fit_transform(X)
+X = SimpleImputer().fit_transform(X)
 """
 
 
@@ -650,7 +651,7 @@ def test_leaklint_audit_never_evaluates_an_argument(tmp_path):
         size = open({str(marker)!r}, "w") and 0.3
         df = pd.read_csv("d.csv")
         X, y = df.drop(columns="t").values, df["t"].values
-        X = StandardScaler().fit_transform(X)
+        X = SimpleImputer().fit_transform(X)
         X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=size)
         model = LogisticRegression(C=open({str(marker)!r}, "w") and 1.0).fit(X_tr, y_tr)
         print(accuracy_score(y_te, model.predict(X_te)))

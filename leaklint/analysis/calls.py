@@ -934,6 +934,7 @@ class CallsMixin:
 
     def _construct(self, qualname, node, args, kwargs, scope) -> Estimator:
         key = lib.lib_key(qualname)
+        self.facts.built.add(qualname)
         spec = to_spec(node, self._resolve(scope), self._bound(scope)) if node is not None else None
         shuffled = None
         if key in lib.ALWAYS_SHUFFLED_SPLITTERS:

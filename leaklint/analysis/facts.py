@@ -174,6 +174,7 @@ class Training:
     rows: frozenset = frozenset()  # the rows of the features
     unsure: bool = False  # the features were chosen by column names the analysis cannot read
     label: Optional[str] = None  # the column the model predicts, when its labels are one
+    model: object = None  # the CallSpec of what predicts (None when the file does not show it)
 
 
 @dataclass(frozen=True)
@@ -243,6 +244,7 @@ class Facts:
     sinks: list = field(default_factory=list)  # Sink: what models were fitted or scored on
     depends: dict = field(default_factory=dict)  # project module path -> content digest, as followed
     trainings: list = field(default_factory=list)  # Training
+    built: set = field(default_factory=set)  # qualnames of the library classes the code builds objects of
     repeats: dict = field(default_factory=dict)  # dataset root -> Repeats
     early_stops: list = field(default_factory=list)  # EarlyStop
     tuning_reports: list = field(default_factory=list)  # TuningReport

@@ -240,7 +240,7 @@ class RecordingMixin:
             self._note_labels(y_val)
             if method not in lib.RESAMPLE_METHODS:
                 self._sink([data, y_val])
-                self._training(node, data, y_val)
+                self._training(node, data, y_val, est)
         watched = next((kwargs[k] for k in lib.EVAL_KEYWORDS if k in kwargs), None)
         if watched is not None:
             event.watched = as_data(watched).rows
@@ -296,11 +296,12 @@ class RecordingMixin:
             self.facts.label_columns.add(column)
         self.facts.label_learned |= as_data(y_val).learned
 
-    def _training(self, node, x_val, y_val) -> None:
+    def _training(self, node, x_val, y_val, est=None) -> None:
         """A model fitted (or cross-validated) with labels: what its features carry."""
         x = as_data(x_val)
+        model = est.predictor if isinstance(est, Estimator) else None
         self.facts.trainings.append(Training(span_of(node), x.learned, order_mark(x), x.rows, x.unsure,
-                                             as_data(y_val).column))
+                                             as_data(y_val).column, model))
 
     def _keeps_best(self, est: Estimator, kwargs, node) -> Optional[str]:
         """How a fit watching rows keeps what scored best on them: early stopping, a best
@@ -524,7 +525,7 @@ class RecordingMixin:
         self._sink([data])
         if y_val is not None:
             self._note_labels(y_val)
-            self._training(node, x_val, y_val)
+            self._training(node, x_val, y_val, est)
         if isinstance(est, Estimator) and lib.lib_key(est.qualname) in lib.SEARCH_CLASSES and est.node is not None:
             self.facts.nested.add(span_of(est.node))  # a search cross-validated whole: nested CV
         split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
