@@ -30,6 +30,8 @@ def fit_on_head(step, split, t: Tree) -> Fix:
     if cut_at is None:
         raise NoFix
     bound = sides[id(cut_at)][0]
+    if bound in sides.parents:
+        raise NoFix  # the middle of three parts is a validation part, not the rows the step may learn
     training = [node for node in slices.values() if sides[id(node)] == (bound, "train") and _of_output(node, step, t)]
     if not training:
         raise NoFix
