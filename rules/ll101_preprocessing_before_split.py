@@ -150,6 +150,7 @@ scored. Scaling the labels is still reported.
 """
 import re
 
+from leaklint.analysis.libraries import SHIFT_AND_SCALE_CLASSES
 from leaklint.analysis.specs import CallSpec
 from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_clause, step_name
 
@@ -161,9 +162,8 @@ DEFAULT = True
 SEVERITY = "warning"
 _PRE = "sklearn.preprocessing."
 HAND_DECOMPOSITIONS = ("numpy.linalg.svd", "scipy.linalg.svd")
-AFFINE_SCALERS = frozenset(("StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler"))
-# what may be built beside them without reading the scale
-SCALE_FREE_STEPS = frozenset(("OneHotEncoder", "OrdinalEncoder", "LabelEncoder", "LabelBinarizer"))
+# what a file may build beside the trees without reading the scale
+SCALE_FREE_STEPS = frozenset(("OneHotEncoder", "OrdinalEncoder", "LabelEncoder", "LabelBinarizer", *SHIFT_AND_SCALE_CLASSES))
 SCALE_FREE_MODULES = ("sklearn.model_selection.", "sklearn.pipeline.", "sklearn.compose.", "sklearn.metrics.")
 # models that split each column at thresholds between its values
 THRESHOLD_MODELS = re.compile(
@@ -249,13 +249,13 @@ def _unseen_by_trees(event, facts) -> bool:
     object the file builds must be a tree model or leave the scale alone (an encoder, a
     splitter, a pipeline): a model tried in a loop beside the trees, a clustering or a
     sampler that measures distances would see the scale."""
-    if event.qualname.rsplit(".", 1)[-1] not in AFFINE_SCALERS or event.id in facts.label_learned:
+    if event.qualname.rsplit(".", 1)[-1] not in SHIFT_AND_SCALE_CLASSES or event.id in facts.label_learned:
         return False
     users = [t for t in facts.trainings if event.id in t.features]
     return bool(users) and all(isinstance(t.model, CallSpec) and THRESHOLD_MODELS.search(t.model.qualname)
                                for t in users) and all(
         THRESHOLD_MODELS.search(built) or built.startswith(SCALE_FREE_MODULES)
-        or built.rsplit(".", 1)[-1] in AFFINE_SCALERS | SCALE_FREE_STEPS for built in facts.built)
+        or built.rsplit(".", 1)[-1] in SCALE_FREE_STEPS for built in facts.built)
 
 
 def _learns_nothing(event) -> bool:

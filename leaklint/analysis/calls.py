@@ -68,6 +68,7 @@ from .values import (
     Value,
     Zipped,
     as_data,
+    indexed_sides,
     merge_data,
     select_columns,
     texts_of,
@@ -1169,12 +1170,11 @@ class CallsMixin:
                 return replace(self.derive([data], node), distinct=True, column=None)
         if method in ("unique", "drop_duplicates") and (method == "unique" or args or "subset" in kwargs):
             return replace(self.derive([data] + args, node), distinct=True)
-        if method == "isin" and len(args) == 1 and data.rows and all(r.side is None for r in data.rows):
+        sides = indexed_sides(data, as_data(args[0])) if method == "isin" and len(args) == 1 else ()
+        if sides:
             # df.user_id.isin(train_users) with train_users one side of a split of df's own ids:
             # the rows of those entities, that side (a split by entity made by hand)
-            sides = {r.side for r in as_data(args[0]).rows}
-            if sides and None not in sides and {r.root for r in as_data(args[0]).rows} <= {r.root for r in data.rows}:
-                return Data(rows=frozenset(Rows(r.root, side) for r in data.rows for side in sides))
+            return Data(rows=frozenset(Rows(r.root, side) for r in data.rows for side in sides))
         if method == "merge" and args:
             return self._merge(data, as_data(args[0]), [data] + args + list(kwargs.values()), node)
         if method == "assign":  # pd.read_csv(path).assign(subject=sid) in a loop over files

@@ -48,6 +48,7 @@ from .values import (
     Value,
     Zipped,
     as_data,
+    indexed_sides,
     join,
     merge_data,
     select_columns,
@@ -953,7 +954,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             fold = self._positional_side(node, base)
         if fold is None and id(node) in self._masks and base.rows:
             fold = self._positional_side(node, base, self._masks, "mask")
-        sides = (fold,) if fold is not None else _indexed_sides(base, as_data(key)) if not _row_mask(node.slice) else ()
+        sides = (fold,) if fold is not None else indexed_sides(base, as_data(key)) if not _row_mask(node.slice) else ()
         if sides:
             # df.loc[train_mask, features]: the columns chosen leave the others' statistics behind
             picked = _selected_columns(key, True) if base.indexer else None
@@ -1258,16 +1259,6 @@ def _joined_text(parts) -> Optional[str]:
     if any(text is None for text in texts) or any(as_data(part).rows for part in parts):
         return None
     return "".join(texts)
-
-
-def _indexed_sides(base: Data, key: Data) -> frozenset:
-    """``df.loc[X_train.index]``, ``df.iloc[train_positions]``: the key holds sides of
-    splits of the frame's own rows, so the rows selected are those sides (several when a
-    loop over splits joined their indices: each pass selects one of them)."""
-    sides = frozenset(r.side for r in key.rows)
-    if not sides or None in sides or not base.rows or any(r.side is not None for r in base.rows):
-        return frozenset()
-    return sides if {r.root for r in key.rows} <= {r.root for r in base.rows} else frozenset()
 
 
 def _row_mask(index) -> bool:

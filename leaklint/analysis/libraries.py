@@ -116,9 +116,9 @@ FUNCTION_FORMS = {
 FUNCTION_ONLY_KEYWORDS = frozenset(("X", "axis", "copy"))
 # Each column shifted and scaled by a positive factor: what another such step learned
 # before it changes its column's location and scale, nothing else.
-_SHIFT_AND_SCALE_CLASSES = ("StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler")
-SHIFT_AND_SCALE = keys(*(f"sklearn.preprocessing.{n}" for n in _SHIFT_AND_SCALE_CLASSES + tuple(
-    function for function, form in FUNCTION_FORMS.items() if form in _SHIFT_AND_SCALE_CLASSES)))
+SHIFT_AND_SCALE_CLASSES = ("StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler")
+SHIFT_AND_SCALE = keys(*(f"sklearn.preprocessing.{n}" for n in SHIFT_AND_SCALE_CLASSES + tuple(
+    function for function, form in FUNCTION_FORMS.items() if form in SHIFT_AND_SCALE_CLASSES)))
 # Each column standardized by its own location and scale, learned by the fit: a shift and a
 # scaling of the column learned earlier come out the same. The options that would keep them.
 STANDARDIZERS = {

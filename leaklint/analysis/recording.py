@@ -433,6 +433,7 @@ class RecordingMixin:
         return frozenset(Rows(r.root, None) if whole(r) else r for r in rows)
 
     def _train_test_split(self, qualname, node, args, kwargs) -> Value:
+        nodes = [n for n in node.args if not isinstance(n, ast.Starred)]
         arrays = [a for a, n in zip(args, node.args) if not isinstance(n, ast.Starred)]
         # train_test_split(range(len(df))): positions of df's rows, split as its rows are
         arrays = [Data(rows=as_data(a).positions) if as_data(a).positions and not as_data(a).rows else a for a in arrays]
@@ -456,7 +457,6 @@ class RecordingMixin:
         # ``stratify=`` too) is a label of the split, not a feature
         strata = keyword_node(node, "stratify")
         strata = ast.unparse(strata) if strata is not None else None
-        nodes = [n for n in node.args if not isinstance(n, ast.Starred)]
         inputs = [a for position, a in enumerate(arrays) if position != 1
                   and not (position < len(nodes) and ast.unparse(nodes[position]) == strata)]
         self._split_inputs(split, inputs, arrays[1] if len(arrays) > 1 else None)

@@ -333,6 +333,16 @@ def as_data(value: Optional[Value]) -> Data:
     return UNKNOWN
 
 
+def indexed_sides(base: Data, key: Data) -> frozenset:
+    """``df.loc[X_train.index]``, ``df.iloc[train_positions]``: the key holds sides of
+    splits of the frame's own rows, so the rows selected are those sides (several when a
+    loop over splits joined their indices: each pass selects one of them)."""
+    sides = frozenset(r.side for r in key.rows)
+    if not sides or None in sides or not base.rows or any(r.side is not None for r in base.rows):
+        return frozenset()
+    return sides if {r.root for r in key.rows} <= {r.root for r in base.rows} else frozenset()
+
+
 def merge_data(values, drop_learned=frozenset()) -> Data:
     """Data derived from several inputs: union of rows and learned events."""
     rows, learned, scores, time, dated, tuning, tuned = frozenset(), frozenset(), frozenset(), None, (), frozenset(), frozenset()
