@@ -96,6 +96,9 @@ _TIMED = re.compile(r"^%(?:time|timeit)(?:\s+-[a-z](?:\s*\d+)?)*\s+(?=\S)")
 # ``?obj``, ``obj?``, ``obj??``, ``np.*load*?``
 _HELP = re.compile(r"^(?:\?\??[\w.*\[\]]+|[\w.*\[\]]+\?\??)\s*$")
 _SPECIAL = re.compile(r"[\]\[(){}\"'#\\]")
+# IPython's automagic: ``pip install x`` or ``matplotlib inline`` without the ``%`` runs the
+# line magic; such a line is never Python (two names side by side), so it is one.
+_AUTOMAGIC = re.compile(r"^(?:pip|conda|mamba|matplotlib|load_ext|reload_ext|autoreload|config)\s+[-\w]")
 
 
 def neutralise(line: str) -> str:
@@ -117,6 +120,8 @@ def neutralise(line: str) -> str:
     if assigned is not None:
         return indent + body[:assigned] + "None"
     if "?" in body and _HELP.match(body):
+        return indent + "pass"
+    if _AUTOMAGIC.match(body) and _parses(body) is not None:
         return indent + "pass"
     return line
 

@@ -112,6 +112,11 @@ def test_source_as_string_or_list(as_string):
         ("%time X = scaler.fit_transform(X)", "if 1: X = scaler.fit_transform(X)"),
         ("%timeit -n 3 -r 1 model.fit(X, y)", "if 1:             model.fit(X, y)"),
         ("%time for i in range(3): f(i)", "pass"),  # a compound statement cannot follow ``if 1:``
+        ("pip install bayesian-optimization", "pass"),  # automagic: the % may be left out
+        ("conda install -y xgboost", "pass"),
+        ("matplotlib inline", "pass"),
+        ("pip = install", "pip = install"),
+        ("config - 1", "config - 1"),
         ("x = a % b", "x = a % b"),
         ("flag = a != b", "flag = a != b"),
         ("print('%d' % 3)", "print('%d' % 3)"),
