@@ -17,7 +17,8 @@ those rows whose sides no code reads (the split was made for the evaluation, and
 model ignores it); or a model scored on all rows after a split (a second report that
 includes the training rows). These are reported at the score. A training score shown
 next to the same model's held-out score, beside a cross-validation of its rows, or
-printed as a training or in-sample score (or "no CV") is a diagnostic and stays silent,
+printed as a training or in-sample score (or "no CV"), or kept under a name or keyword
+that says so (`train_acc = ...`, `Metrics(r2_train=...)`), is a diagnostic and stays silent,
 as is a model fitted and scored on a table of numbers typed into the code (the four rows
 of XOR: a demonstration with nothing else to generalise to), a `LinearRegression` of
 one column (a named column, `x.reshape(-1, 1)`, `x[:, None]`) when no model is tested (a

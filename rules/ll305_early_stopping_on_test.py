@@ -21,7 +21,9 @@ score or with no model trained after it. Silent when a model of the same kind is
 again later (on the training and watched rows together, for the rounds found) and scored
 on rows kept apart from both: the watched rows were a validation part, and its score only a check;
 for a checkpoint kept by hand, when rows held out apart from the compared ones are
-scored or printed after it.
+scored or printed after it, or when it is kept in a trainer nothing in the file calls, on a
+validation part the trainer cut from the rows it is handed (its best loss printed there is
+a training log; the caller tests), unless what it prints is called a test score.
 
 Severity: error. The stopping point is chosen to suit the scored rows: on noise,
 boosting kept at the stage best on the test rows scores 0.58 against 0.49 when the
@@ -207,8 +209,9 @@ def _kept_by_hand(kept, ctx):
     reports = [span for order, rows, span in facts.metric_rows if order > kept.id and rows and not disjoint_rows(held, rows)]
     # the running best shown alone, as a test score or with no model trained after it (a
     # validation part's best shown before training on all rows is only a check, and shown
-    # beside a score of other rows it is not the result)
-    trained = any(order > kept.id for order in facts.trained_at)
+    # beside a score of other rows it is not the result; a trainer nothing here calls that
+    # carved its validation part from the rows it was handed logs it, its caller tests)
+    trained = kept.handed or any(order > kept.id for order in facts.trained_at)
     reports += [shown.span for shown in facts.printed if shown.order > kept.id and kept.best in shown.names
                 and shown.rows <= kept.rows
                 and (not trained or TEST_WORD.search(f"{shown.words} {kept.best} {kept.score}".lower()))]

@@ -53,6 +53,7 @@ from .values import (
     Data,
     Enumerated,
     Estimator,
+    Factory,
     FoldIndex,
     Folds,
     Function,
@@ -485,6 +486,8 @@ class CallsMixin:
             value = self.ev(kw.value, scope)
             if kw.arg in lib.RANGE_BOUNDS and isinstance(value, Data):
                 value = self._drop_stats(value)  # statistics bounding a range are not applied to rows
+            if kw.arg and isinstance(value, Data) and value.scores and "train" in kw.arg.lower():
+                self._note_score_label([replace(value, texts=frozenset({kw.arg}))])  # Metrics(r2_train=...)
             kwargs[kw.arg or "**"] = mark(value, kw.value)
         return args, kwargs
 
@@ -756,7 +759,9 @@ class CallsMixin:
             return Data()  # torch.device("cuda"): moving a tensor there keeps its rows, adds none
         if key in lib.RANDOM_GENERATORS or key in lib.CONNECTIONS:
             return Ref(qualname)  # rng.normal(...) draws new rows, conn.query(...) reads a table; neither holds any
-        if name[:1].isupper() and root in lib.ML_PACKAGES and key not in lib.DATA_CLASSES:
+        if key == ("collections", "defaultdict") and args and isinstance(args[0], Ref) and _constructs(args[0].qualname):
+            return Factory(args[0].qualname)
+        if _constructs(qualname):
             return self._construct(qualname, node, args, kwargs, scope)
         if key in lib.DATA_CLASSES:
             # lgb.Dataset(X, y, feature_name=bunch.feature_names, reference=dtrain): only the data
@@ -1501,6 +1506,12 @@ def _renamed_columns(node: ast.Call) -> dict:
         return {}
     pairs = {const_str(k): const_str(v) for k, v in zip(mapping.keys, mapping.values) if k is not None}
     return {k: v for k, v in pairs.items() if k is not None and v is not None}
+
+
+def _constructs(qualname: str) -> bool:
+    """Calling ``qualname`` builds an object of a library class (an estimator, a splitter)."""
+    root, name = lib.lib_key(qualname)
+    return name[:1].isupper() and root in lib.ML_PACKAGES and (root, name) not in lib.DATA_CLASSES
 
 
 def _metric_function(qualname: str, root: str, name: str) -> bool:

@@ -208,6 +208,9 @@ class KeptBest:
     rows: frozenset  # the rows the compared score was computed on
     best: str  # the name of the running best score
     score: str  # the compared score as written
+    # in a function nothing calls, on a part it split from rows it was handed (a trainer's
+    # own validation part: the caller holds the evaluation)
+    handed: bool = False
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from .values import (
     Data,
     Enumerated,
     Estimator,
+    Factory,
     FoldIndex,
     Folds,
     Function,
@@ -366,7 +367,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             rows = score.rows | frozenset().union(*(self.facts.learns[i].rows for i in score.learned
                                                     if self.facts.learns[i].kind == "stat"))
             if rows and not score.scores:
-                self.facts.kept_bests.append(KeptBest(self.new_id(), span_of(stmt), rows, best, ast.unparse(compared)))
+                parts = frozenset(r for r in rows if r.side is not None)  # (the others: a device, a loss)
+                handed = self._standalone and self._split_here(Data(rows=parts)) and {r.root for r in parts} <= self._parameter_roots
+                self.facts.kept_bests.append(KeptBest(self.new_id(), span_of(stmt), rows, best, ast.unparse(compared), handed))
         known = self._known_truth(stmt.test, scope)
         outer = self._chosen_by
         # if pearsonr(df[c], y)[1] < 0.01: kept.append(c): what the branches collect was chosen by it
@@ -923,6 +926,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             return merge_data([key])
         if isinstance(base, Estimator):
             return Data(learned=base.fits)
+        if isinstance(base, Factory):
+            return self._construct(base.qualname, None, [], {}, scope)
         if isinstance(base, Folds):
             return self.iterate(base)
         if not isinstance(base, Data):

@@ -148,6 +148,14 @@ class Estimator(Value):
 
 
 @dataclass(frozen=True)
+class Factory(Value):
+    """``defaultdict(LabelEncoder)``: every key read gets an object of that library class
+    (one encoder per column, ``d[col].fit_transform(df[col])``)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
 class Folds(Value):
     """The iterator returned by ``splitter.split(X)``: yields (train, test) indices."""
 
