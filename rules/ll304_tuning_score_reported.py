@@ -11,7 +11,8 @@ lesson does after showing `best_score_`; also when the tuned model, or its predi
 such rows with their labels, is given to a function the analysis does not follow, such as
 a project module's `evaluate(y_te, y_prob)`, even beside its training rows:
 `evaluate_and_log(best, X_train, y_train, X_test, y_test)`), and for nested cross-validation
-(`cross_val_score(search, X, y)`).
+(`cross_val_score(search, X, y)`), also of another search of the same model on the same
+rows (a lesson comparing search methods' `best_score_` beside the nested estimate).
 
 Severity: error. The best of many cross-validated scores is biased upward by the
 choice: for 50 SVC settings on noise, `best_score_` is 0.56 against 0.50 nested
@@ -128,8 +129,8 @@ def check(ctx):
     for search_id, report in sorted(first.items()):
         event = facts.learns[search_id]
         submitted = report.how == "printed" and not report.held_out and _predicts_new_table(event, facts)
-        if report.built in facts.nested or _scored_elsewhere(event, facts) or submitted or _test_set_aside(event, facts) \
-                or _test_saved_apart(event, facts) or _part_of_a_fragment(event, facts):
+        if report.built in facts.nested or _nested_beside(event, facts) or _scored_elsewhere(event, facts) or submitted \
+                or _test_set_aside(event, facts) or _test_saved_apart(event, facts) or _part_of_a_fragment(event, facts):
             continue
         if any(line > report.span.line for line in facts.unread_lines) and report.span.path is None:
             continue  # code after the report could not be read: it may score the model on held-out rows
@@ -154,6 +155,14 @@ def check(ctx):
             procedure = combined(procedure, model_pieces(event))
         hits.append(Hit(report.span, message, related, procedure, {"search": event.id}))
     return hits
+
+
+def _nested_beside(search, facts) -> bool:
+    """A search of the same model (or one the analysis cannot name) is cross-validated whole
+    on the same rows elsewhere in the file: the file gives the honest number of tuning it
+    too (a lesson setting ``best_score_`` beside the nested estimate)."""
+    return any(rows & search.rows and (model is None or search.model is None or model == search.model)
+               for model, rows in facts.nested.values())
 
 
 def _predicts_new_table(search, facts) -> bool:

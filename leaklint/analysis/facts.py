@@ -251,7 +251,9 @@ class Facts:
     repeats: dict = field(default_factory=dict)  # dataset root -> Repeats
     early_stops: list = field(default_factory=list)  # EarlyStop
     tuning_reports: list = field(default_factory=list)  # TuningReport
-    nested: set = field(default_factory=set)  # Spans where searches were built that were cross-validated whole
+    # where each search cross-validated whole (nested CV) was built -> (its model, the rows
+    # cross-validated)
+    nested: dict = field(default_factory=dict)
     label_learned: set = field(default_factory=set)  # LearnEvent ids that reached some labels (y)
     metric_rows: list = field(default_factory=list)  # (order, rows, span) of each metric function's call
     kept_bests: list = field(default_factory=list)  # KeptBest

@@ -527,7 +527,7 @@ class RecordingMixin:
             self._note_labels(y_val)
             self._training(node, x_val, y_val, est)
         if isinstance(est, Estimator) and lib.lib_key(est.qualname) in lib.SEARCH_CLASSES and est.node is not None:
-            self.facts.nested.add(span_of(est.node))  # a search cross-validated whole: nested CV
+            self.facts.nested[span_of(est.node)] = (est.predictor, data.rows)  # a search cross-validated whole: nested CV
         split = self._new_split("cv", qualname, node, data, x_node, shuffled, shuffle_span, procedure, labels)
         self._split_inputs(split, [x_val], y_val)
         if lib.lib_key(qualname)[1] == "cross_val_predict":
