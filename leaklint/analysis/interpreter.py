@@ -94,6 +94,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._reads: dict = {}  # id(For) -> its body lists or reads files
         self._reading_loops: list = []  # the loops under way whose body lists or reads files
         self._loop_nodes: list = []  # the loops under way, innermost last
+        self._loop_starts: list = []  # the last id given before each of them began
         self._saved: dict = {}  # the text of a path -> what the code saved there (joblib.dump, np.savez)
         self._checkpointed: list = []  # EarlyStops of fits that saved their best epoch to a file not yet reloaded
         self._standalone = False  # analysing a function no code of the file calls
@@ -361,11 +362,12 @@ class Interpreter(CallsMixin, RecordingMixin):
         kept = running_best(stmt, self._loop_nodes[-1]) if self._loop_nodes else None
         if kept is not None:
             # a score by hand (a library model's scores are choices, LL303), on the rows it
-            # reads or, for a mean of them (``(pred == y).mean()``), the rows averaged
+            # reads or, for a mean of them taken in the loop (``(pred == y).mean()``), the rows
+            # averaged (statistics learned before the loop, a scaling of the rows, are not the score)
             best, compared = kept
             score = as_data(self.ev(compared, scope))
             rows = score.rows | frozenset().union(*(self.facts.learns[i].rows for i in score.learned
-                                                    if self.facts.learns[i].kind == "stat"))
+                                                    if self.facts.learns[i].kind == "stat" and i > self._loop_starts[-1]))
             if rows and not score.scores:
                 parts = frozenset(r for r in rows if r.side is not None)  # (the others: a device, a loss)
                 handed = self._standalone and self._split_here(Data(rows=parts)) and {r.root for r in parts} <= self._parameter_roots
@@ -422,11 +424,13 @@ class Interpreter(CallsMixin, RecordingMixin):
         self.ev(stmt.test, scope)
         self._loops += 1
         self._loop_nodes.append(stmt)
+        self._loop_starts.append(self._ids)
         try:
             self._branches(scope, [stmt.body + stmt.orelse, []])
         finally:
             self._loops -= 1
             self._loop_nodes.pop()
+            self._loop_starts.pop()
 
     def stmt_For(self, stmt, scope):
         iterable = self.ev(stmt.iter, scope)
@@ -445,11 +449,13 @@ class Interpreter(CallsMixin, RecordingMixin):
         if reading:
             self._reading_loops.append(stmt)
         self._loop_nodes.append(stmt)
+        self._loop_starts.append(self._ids)
         try:
             self.exec_block(stmt.body, scope)
         finally:
             self._loops -= 1
             self._loop_nodes.pop()
+            self._loop_starts.pop()
             if reading:
                 self._reading_loops.pop()
         self.exec_block(stmt.orelse, scope)
