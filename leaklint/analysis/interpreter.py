@@ -151,7 +151,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         if unread_names & ({func.name for func, _ in self._defined} | READS_ANY):
             self.facts.side_names = None  # a skipped line calls the file's own code: it may read anything
         alone = bool(self.facts.splits) and self._runs_as_script(tree) and not _trains_by_hand(tree)
-        settle(self.facts, complete, alone=alone)
+        settle(self.facts, complete, alone=alone, modelless=_modelless(self.facts, tree))
         return self.facts
 
     def _single_bindings(self) -> dict:
@@ -1350,6 +1350,16 @@ def _names_only(node) -> bool:
     if isinstance(node, (ast.Tuple, ast.List)):
         return bool(node.elts) and all(isinstance(e, ast.Name) for e in node.elts)
     return isinstance(node, ast.Name)
+
+
+def _modelless(facts, tree: ast.Module) -> bool:
+    """No model is fitted or scored in the file and it writes no data out: a split made at
+    its top level serves a chart or a look at the parts, not an evaluation (one whose parts
+    are saved, or that trains by hand, may feed a model elsewhere)."""
+    if facts.trainings or facts.evaluations or _trains_by_hand(tree):
+        return False
+    return not any(isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", None))
+                   in lib.DATA_WRITERS for node in ast.walk(tree))
 
 
 def _trains_by_hand(tree: ast.Module) -> bool:

@@ -242,6 +242,10 @@ SAVERS = {lib_key("joblib.dump"): (1, 0), lib_key("pickle.dump"): (1, 0), lib_ke
           lib_key("numpy.save"): (0, 1), lib_key("numpy.savez"): (0, None),
           lib_key("numpy.savez_compressed"): (0, None)}
 LOADERS = keys("joblib.load", "pickle.load", "dill.load", "numpy.load")
+# Methods and functions that write a table, an array or an object to a file: the rows go on
+# to other code (``X_test.to_csv("X_test.csv")``).
+DATA_WRITERS = frozenset(("to_csv", "to_parquet", "to_pickle", "to_feather", "to_excel", "to_json", "to_hdf",
+                          "to_sql", "save", "savez", "savez_compressed", "savetxt", "dump"))
 
 # Methods that learn from data, and what they return.
 FIT_METHODS = frozenset(("fit", "fit_transform", "fit_resample", "fit_sample", "fit_predict", "partial_fit"))

@@ -22,13 +22,15 @@ ENCODING_KINDS = frozenset(("stat", "group-stat"))
 POSITIONAL = frozenset(("slice", "mask"))  # splits the code cuts itself: a split only when scored there
 
 
-def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
+def settle(facts: Facts, complete: bool = True, alone: bool = False, modelless: bool = False) -> None:
     """``complete``: every line of the file was analysed (none neutralised, no cell
     skipped), so code that reads no part of a split shows that nothing is scored on it.
     ``alone``: a notebook, or a script with a ``__main__`` guard: it is run, and no other
     file takes the data its code makes (it may import its functions, which are followed
     there), so a split no model uses in it evaluates nothing (an unguarded script's split
-    may feed a model in the module that imports it)."""
+    may feed a model in the module that imports it). ``modelless``: the file fits and scores
+    no model and writes no data out: a split at its top level whose parts it reads itself,
+    learning nothing from them, evaluates nothing either."""
     _whole_subsamples(facts)
     _swap_named_roles(facts)
     touched = {}  # split id -> learned ids that reached a model through its rows
@@ -58,6 +60,13 @@ def settle(facts: Facts, complete: bool = True, alone: bool = False) -> None:
         if (alone and complete and split.use == "unknown" and split.kind in ("split", "folds")
                 and not _metric_reads_held_out(facts, split.id)):
             split.use = "other"  # a preprocessing notebook or script: split, but no model or metric in it
+        if (modelless and complete and split.use == "unknown" and split.top_level and split.kind in ("split", "folds")
+                and {Side("train", split.id), Side("test", split.id)} & facts.read_sides and split.id not in kinds
+                and not _metric_reads_held_out(facts, split.id)):
+            # a script that models nothing and reads the parts itself (a chart of their sizes),
+            # learning nothing from them: not left for another module to import (those are read
+            # nowhere here), nor prepared for a model (a scaler fitted on the training part)
+            split.use = "other"
         if split.search is not None and split.search not in facts.search_scores:
             split.use = "other"  # a search's folds only chose settings: no score of them is read
         if split.id in facts.out_of_fold and not any(
