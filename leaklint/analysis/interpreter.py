@@ -637,6 +637,13 @@ class Interpreter(CallsMixin, RecordingMixin):
                 side = sides.get(target.id) if isinstance(target, ast.Name) else None
                 self.assign(target, value if side is None else replace(value, rows=roots[side]), scope, source)
             return
+        parts = _handed_parts(targets, value, source, scope)
+        if parts:
+            # X_train, X_test = prepare(X_train, X_test) of code the analysis cannot read: each
+            # part comes back in its place
+            for target, part in zip(targets, parts):
+                self.assign(target, replace(value, rows=part.rows), scope, source)
+            return
         for target in targets:
             self.assign(target, value if isinstance(value, Data) else as_data(value), scope, source)
 
@@ -1350,6 +1357,20 @@ def _names_only(node) -> bool:
     if isinstance(node, (ast.Tuple, ast.List)):
         return bool(node.elts) and all(isinstance(e, ast.Name) for e in node.elts)
     return isinstance(node, ast.Name)
+
+
+def _handed_parts(targets, value, source, scope) -> Optional[list]:
+    """The values of the names handed to an unread call, ``prepare(X_train, X_test)``, when as
+    many names take its result and each handed value holds other rows, all of them split
+    parts; None otherwise."""
+    if not (isinstance(source, ast.Call) and value.__class__ is Data and len(targets) == len(source.args) > 1
+            and all(isinstance(a, ast.Name) for a in source.args)):
+        return None
+    parts = [scope.lookup(a.id) for a in source.args]
+    if not all(p.__class__ is Data and p.rows and all(r.side is not None for r in p.rows) for p in parts) \
+            or len({p.rows for p in parts}) < len(parts):
+        return None
+    return parts
 
 
 def _modelless(facts, tree: ast.Module) -> bool:
