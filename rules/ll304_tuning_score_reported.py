@@ -10,7 +10,9 @@ search of the same model is fitted on a training split and scored on its test ro
 lesson does after showing `best_score_`; also when the tuned model, or its predictions of
 such rows with their labels, is given to a function the analysis does not follow, such as
 a project module's `evaluate(y_te, y_prob)`, even beside its training rows:
-`evaluate_and_log(best, X_train, y_train, X_test, y_test)`), and for nested cross-validation
+`evaluate_and_log(best, X_train, y_train, X_test, y_test)`), when it searches only a part
+a name imported from code it cannot read calls the training part (`from data import
+train_df`: the test part is kept elsewhere), and for nested cross-validation
 (`cross_val_score(search, X, y)`), also of another search of the same model on the same
 rows (a lesson comparing search methods' `best_score_` beside the nested estimate).
 
@@ -207,10 +209,11 @@ def _part_of_a_fragment(search, facts) -> bool:
 
 
 def _only_training_parts(search, parts: dict) -> bool:
-    """The search's rows are all training parts in ``parts`` (root -> the part a name says
-    it is), and ``parts`` holds no other part."""
+    """The search's rows include training parts in ``parts`` (root -> the part a name says
+    it is; its other rows are features the code derived where the analysis cannot follow),
+    and ``parts`` holds no other part."""
     roots = {r.root for r in search.rows}
-    return bool(roots) and all(parts.get(root) == "train" for root in roots) and set(parts.values()) == {"train"}
+    return any(parts.get(root) == "train" for root in roots) and set(parts.values()) == {"train"}
 
 
 def _before(a, b) -> bool:

@@ -278,7 +278,8 @@ class Facts:
     typed_roots: set = field(default_factory=set)  # roots of tables typed into the code (rows of number literals)
     set_aside: set = field(default_factory=set)  # roots of named held-out parts bound only to ``_names``
     # root -> the split part a name the file never binds says it is (``X_train`` of a
-    # fragment whose data another file or cell made)
+    # fragment whose data another file or cell made; ``train_df`` imported from code the
+    # analysis cannot read)
     free_parts: dict = field(default_factory=dict)
     early_roots: set = field(default_factory=set)  # roots of names read before the file binds them
     # ids of Keras validation_split parts whose scores nothing prints or reads (verbose=0, no "val_loss")

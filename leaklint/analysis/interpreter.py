@@ -54,6 +54,7 @@ from .values import (
     merge_data,
     select_columns,
     set_column,
+    texts_of,
 )
 
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.Mod)
@@ -95,6 +96,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._reading_loops: list = []  # the loops under way whose body lists or reads files
         self._loop_nodes: list = []  # the loops under way, innermost last
         self._loop_starts: list = []  # the last id given before each of them began
+        self._called = None  # names the file calls (set on first need)
         self._saved: dict = {}  # the text of a path -> what the code saved there (joblib.dump, np.savez)
         self._checkpointed: list = []  # EarlyStops of fits that saved their best epoch to a file not yet reloaded
         self._standalone = False  # analysing a function no code of the file calls
@@ -260,7 +262,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             elif home is not None:
                 value = Imported(home, alias.name, module)
             else:
-                value = Ref(f"{module}.{alias.name}")
+                value = self._imported_part(module, alias.name) or Ref(f"{module}.{alias.name}")
             self.bind(alias.asname or alias.name, value, scope)
 
     def imported(self, value: Imported, depth: int = 0) -> Value:
@@ -273,8 +275,25 @@ class Interpreter(CallsMixin, RecordingMixin):
         if isinstance(found, Imported) and depth < 5:
             return self.imported(found, depth + 1)
         if found is None or isinstance(found, Imported):
-            return Ref(f"{value.module}.{value.name}")
+            return self._imported_part(value.module, value.name) or Ref(f"{value.module}.{value.name}")
         return found
+
+    def _imported_part(self, module: str, name: str) -> Optional[Data]:
+        """``from data.read_data import train_df`` of a module the analysis cannot read (or a
+        name it binds by running code): rows a name says are a part of a split made elsewhere
+        (a tuning script searching the training part); None for any other name."""
+        part = named_side(name)
+        if part is None or module.split(".")[0].lstrip(".") in lib.ML_PACKAGES | lib.DATA_ROOTS:
+            return None
+        if self._called is None:
+            self._called = {n.func.id for n in ast.walk(self._tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        if name in self._called:
+            return None  # evaluate_holdout(model, X, y): a function
+        key = ("import", module, name)
+        if key not in self._unknown_roots:
+            self._unknown_roots[key] = Data(rows=self.fresh_rows())
+            self.facts.free_parts.update((r.root, part) for r in self._unknown_roots[key].rows)
+        return self._unknown_roots[key]
 
     def _from_star(self, scope: Scope, name: str, depth: int = 0) -> Optional[Value]:
         """``name`` from a project module star-imported in ``scope`` (or an enclosing one)."""
@@ -1228,6 +1247,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             self._loops -= 1
         if chosen and not result.rows:  # [c for c in cols if c not in low_importance]: names chosen by a selection
             result = replace(result, learned=result.learned | chosen)
+        if _names_present(node):
+            # [c for c in ["id", "date"] if c in df.columns]: those of the names the frame has
+            result = replace(result, texts=texts_of(self.ev(node.generators[0].iter, scope)))
         return result
 
     def ex_ListComp(self, node, scope):
@@ -1357,6 +1379,20 @@ def _names_only(node) -> bool:
     if isinstance(node, (ast.Tuple, ast.List)):
         return bool(node.elts) and all(isinstance(e, ast.Name) for e in node.elts)
     return isinstance(node, ast.Name)
+
+
+def _names_present(node) -> bool:
+    """``[c for c in names if c in df.columns]``: the comprehension keeps those of the names
+    a frame has (each ``if`` tests the name's membership in a frame's columns)."""
+    if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
+        return False
+    gen = node.generators[0]
+    return (isinstance(gen.target, ast.Name) and isinstance(node.elt, ast.Name) and node.elt.id == gen.target.id
+            and bool(gen.ifs) and all(
+                isinstance(c, ast.Compare) and len(c.ops) == 1 and isinstance(c.ops[0], ast.In)
+                and isinstance(c.left, ast.Name) and c.left.id == gen.target.id
+                and isinstance(c.comparators[0], ast.Attribute) and c.comparators[0].attr == "columns"
+                for c in gen.ifs))
 
 
 def _handed_parts(targets, value, source, scope) -> Optional[list]:

@@ -142,15 +142,17 @@ class RecordingMixin:
         data = as_data(value)
         if not data.rows or data.grouped is not None or data.element or row_wise(node, axis_position):
             return replace(data, column=None, indexer=False)
-        if name in DATE_BOUNDS and data.column is not None and data.column in {c for c, _ in data.dated}:
+        if data_node is None:
+            data_node = node.args[0] if node.args else getattr(node.func, "value", None)
+        if name in DATE_BOUNDS and ((data.column is not None and data.column in {c for c, _ in data.dated})
+                                    or _calendar_field(data_node)):
             # df.day - df.day.min(): the earliest (or latest) date is an origin for elapsed
-            # time, one constant shift of every row; it learns nothing a model can use
+            # time, one constant shift of every row; it learns nothing a model can use (nor
+            # does the latest year, df.day.dt.year.max() - df.birth_year: an age)
             return Data()
         if (data.stacked or data.listed or (value.__class__ is Seq and value.items)) and along_first(node, axis_position):
             # np.mean([p1, p2], axis=0), np.stack(preds).std(axis=0): across the arrays, per row
             return replace(data, column=None, indexer=False, stacked=False)
-        if data_node is None:
-            data_node = node.args[0] if node.args else getattr(node.func, "value", None)
         event = self._learn("stat", name, node, data, data_node, column=data.column)
         return Data(learned=data.learned | {event.id}, scores=data.scores)  # np.mean(errors): still that model's score
 
@@ -621,6 +623,12 @@ class RecordingMixin:
         for search in merge_data(values).tuning:
             if search in self._searches:
                 self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches[search], claims))
+
+
+def _calendar_field(node) -> bool:
+    """``dates.dt.year``: a field of a date (the ``.dt`` accessor of a datetime column)."""
+    return isinstance(node, ast.Attribute) and node.attr in lib.CALENDAR_FIELDS and isinstance(
+        node.value, ast.Attribute) and node.value.attr == "dt"
 
 
 def _setting(node, value):
