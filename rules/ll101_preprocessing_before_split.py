@@ -212,10 +212,17 @@ CATALOG = (
 )
 
 
+def _only_labels(event, facts) -> bool:
+    """What the step made is only ever a model's labels (``y = encoder.fit_transform(y)`` of
+    an object the file does not show: a label encoder), never its features."""
+    return event.id in facts.label_learned and not any(event.id in t.features for t in facts.trainings)
+
+
 def check(ctx):
     def matches(event):
         if event.unknown:
-            return event.kind == "fit" and event.method == "fit_transform" and not event.has_labels
+            return event.kind == "fit" and event.method == "fit_transform" and not event.has_labels \
+                and not _only_labels(event, ctx.facts)
         return event.kind in ("fit", "call") and not _learns_nothing(event) and not _unseen_by_trees(event, ctx.facts) and (
             event.qualname in ctx.catalog or any(step in ctx.catalog for step in event.steps)
         )
