@@ -151,7 +151,7 @@ scored. Scaling the labels is still reported.
 import re
 
 from leaklint.analysis.libraries import SHIFT_AND_SCALE_CLASSES
-from leaklint.analysis.specs import CallSpec
+from leaklint.analysis.specs import CallSpec, Opaque
 from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_clause, step_name
 
 CODE = "LL101"
@@ -259,10 +259,20 @@ def _unseen_by_trees(event, facts) -> bool:
     if event.qualname.rsplit(".", 1)[-1] not in SHIFT_AND_SCALE_CLASSES or event.id in facts.label_learned:
         return False
     users = [t for t in facts.trainings if event.id in t.features]
-    return bool(users) and all(isinstance(t.model, CallSpec) and THRESHOLD_MODELS.search(t.model.qualname)
-                               for t in users) and all(
+    return bool(users) and all(_tree_model(t.model, facts) for t in users) and all(
         THRESHOLD_MODELS.search(built) or built.startswith(SCALE_FREE_MODULES)
         or built.rsplit(".", 1)[-1] in SCALE_FREE_STEPS for built in facts.built)
+
+
+def _tree_model(model, facts) -> bool:
+    """A tree model: its class resolved, or, built with settings the code unpacks
+    (``RandomForestClassifier(**params)``), a tree class the file builds under that name."""
+    if isinstance(model, CallSpec):
+        return bool(THRESHOLD_MODELS.search(model.qualname))
+    if isinstance(model, Opaque):
+        name = model.source.split("(", 1)[0].rsplit(".", 1)[-1]
+        return any(built.rsplit(".", 1)[-1] == name and THRESHOLD_MODELS.search(built) for built in facts.built)
+    return False
 
 
 def _learns_nothing(event) -> bool:
