@@ -20,6 +20,8 @@ their predictions (the out-of-fold score), or the running best printed alone, as
 score or with no model trained after it. Silent when a model of the same kind is fitted
 again later (on the training and watched rows together, for the rounds found) and scored
 on rows kept apart from both: the watched rows were a validation part, and its score only a check;
+also when its predictions of the watched rows, made fold by fold, are only the features a
+second-level model learns from (out-of-fold predictions of a stack, no metric of them);
 for a checkpoint kept by hand, when rows held out apart from the compared ones are
 scored or printed after it, or when it is kept in a trainer nothing in the file calls, on a
 validation part the trainer cut from the rows it is handed (its best loss printed there is
@@ -164,7 +166,10 @@ def check(ctx):
     for stop in sorted(facts.early_stops, key=lambda s: s.trial):
         event = facts.learns[stop.fit]
         watched = stop.rows - event.rows
-        scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched and _after(ev.span, stop.since)]
+        # (out-of-fold predictions made fold by fold that a second-level model only learns
+        # from are not a score)
+        scored = [ev for ev in facts.evaluations if stop.fit in ev.fits and ev.rows & watched and _after(ev.span, stop.since)
+                  and (ev.scored or not ev.in_loop or ev.id not in facts.stacked)]
         if not watched or not scored or _tested_apart(stop.fit, event, watched, scored, facts):
             continue
         if stop.trial and _tuned_then_tested(event, watched, facts):

@@ -247,6 +247,7 @@ class Facts:
     sinks: list = field(default_factory=list)  # Sink: what models were fitted or scored on
     depends: dict = field(default_factory=dict)  # project module path -> content digest, as followed
     trainings: list = field(default_factory=list)  # Training
+    stacked: frozenset = frozenset()  # ids of Evaluations whose predictions some model is fitted on
     built: set = field(default_factory=set)  # qualnames of the library classes the code builds objects of
     repeats: dict = field(default_factory=dict)  # dataset root -> Repeats
     early_stops: list = field(default_factory=list)  # EarlyStop

@@ -1410,13 +1410,19 @@ def _handed_parts(targets, value, source, scope) -> Optional[list]:
 
 
 def _modelless(facts, tree: ast.Module) -> bool:
-    """No model is fitted or scored in the file and it writes no data out: a split made at
-    its top level serves a chart or a look at the parts, not an evaluation (one whose parts
-    are saved, or that trains by hand, may feed a model elsewhere)."""
+    """No model is fitted or scored in the file, by a library or by hand (matrix algebra:
+    ``np.linalg.solve(X_train.T @ X_train, ...)``), and it writes no data out: a split made
+    at its top level serves a chart or a look at the parts, not an evaluation (one whose
+    parts are saved may feed a model elsewhere)."""
     if facts.trainings or facts.evaluations or _trains_by_hand(tree):
         return False
-    return not any(isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", None))
-                   in lib.DATA_WRITERS for node in ast.walk(tree))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            return False
+        name = getattr(node.func, "attr", None) or getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
+        if name in lib.DATA_WRITERS or name in lib.MATRIX_SOLVERS:
+            return False
+    return True
 
 
 def _trains_by_hand(tree: ast.Module) -> bool:

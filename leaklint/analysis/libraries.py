@@ -242,6 +242,8 @@ SAVERS = {lib_key("joblib.dump"): (1, 0), lib_key("pickle.dump"): (1, 0), lib_ke
           lib_key("numpy.save"): (0, 1), lib_key("numpy.savez"): (0, None),
           lib_key("numpy.savez_compressed"): (0, None)}
 LOADERS = keys("joblib.load", "pickle.load", "dill.load", "numpy.load")
+# Matrix algebra a model fitted by hand is made of (normal equations, a gradient step).
+MATRIX_SOLVERS = frozenset(("solve", "lstsq", "inv", "pinv", "dot", "matmul"))
 # Methods and functions that write a table, an array or an object to a file: the rows go on
 # to other code (``X_test.to_csv("X_test.csv")``).
 DATA_WRITERS = frozenset(("to_csv", "to_parquet", "to_pickle", "to_feather", "to_excel", "to_json", "to_hdf",

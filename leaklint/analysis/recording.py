@@ -302,6 +302,7 @@ class RecordingMixin:
         """A model fitted (or cross-validated) with labels: what its features carry."""
         x = as_data(x_val)
         model = est.predictor if isinstance(est, Estimator) else None
+        self.facts.stacked |= x.scores  # predictions that are features of this model (stacking)
         self.facts.trainings.append(Training(span_of(node), x.learned, order_mark(x), x.rows, x.unsure,
                                              as_data(y_val).column, model))
 
