@@ -213,9 +213,11 @@ CATALOG = (
 
 
 def _only_labels(event, facts) -> bool:
-    """What the step made is only ever a model's labels (``y = encoder.fit_transform(y)`` of
-    an object the file does not show: a label encoder), never its features."""
-    return event.id in facts.label_learned and not any(event.id in t.features for t in facts.trainings)
+    """What the step made is a model's labels (``y = encoder.fit_transform(y)`` of an object
+    the file does not show: a label encoder) and never the features of any model the file
+    fits (with no model in sight, the features may be elsewhere)."""
+    return event.id in facts.label_learned and bool(facts.trainings) and not any(
+        event.id in t.features for t in facts.trainings)
 
 
 def check(ctx):
