@@ -1419,9 +1419,10 @@ def _modelless(facts, tree: ast.Module) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             return False
-        name = getattr(node.func, "attr", None) or getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
-        if name in lib.DATA_WRITERS or name in lib.MATRIX_SOLVERS:
-            return False
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            if name in lib.DATA_WRITERS or name in lib.MATRIX_SOLVERS:
+                return False
     return True
 
 
