@@ -153,7 +153,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         if unread_names & ({func.name for func, _ in self._defined} | READS_ANY):
             self.facts.side_names = None  # a skipped line calls the file's own code: it may read anything
         alone = bool(self.facts.splits) and self._runs_as_script(tree) and not _trains_by_hand(tree)
-        settle(self.facts, complete, alone=alone, modelless=_modelless(self.facts, tree))
+        settle(self.facts, complete, alone=alone, modelless=bool(self.facts.splits) and _modelless(self.facts, tree))
         return self.facts
 
     def _single_bindings(self) -> dict:
@@ -1249,7 +1249,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             result = replace(result, learned=result.learned | chosen)
         if _names_present(node):
             # [c for c in ["id", "date"] if c in df.columns]: those of the names the frame has
-            result = replace(result, texts=texts_of(self.ev(node.generators[0].iter, scope)))
+            # (its one generator's names, evaluated above)
+            result = replace(result, texts=texts_of(iterated))
         return result
 
     def ex_ListComp(self, node, scope):
