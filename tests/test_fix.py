@@ -709,6 +709,12 @@ def test_rows_drawn_early_for_an_unseeded_split_are_the_rows_it_trains_on(tmp_pa
      ["dtrain_fit = xgb.DMatrix(X_fit, label=y_fit, missing=np.nan)",
       "dtrain_val = xgb.DMatrix(X_val, label=y_val, missing=np.nan)",
       'evals=[(dtrain_fit, "train"), (dtrain_val, "test")],']),
+    # CatBoost fitted on a Pool: Pools of a validation part, drawn with the splitter's seed constant
+    ("leak_catboost_fold_pools_stop_on_the_fold_they_score.py",
+     ["train_test_split(X_trn, y_trn, test_size=0.2, random_state=RANDOM_STATE)",
+      "trn_pool_fit = Pool(X_fit, label=y_fit)",
+      "trn_pool_val = Pool(X_val_2, label=y_val_2)",
+      "model.fit(trn_pool_fit, eval_set=trn_pool_val)"]),
 ])
 def test_early_stopping_fix_on_real_shapes(name, lines):
     path = FIXTURES_DIR / "ll305" / name
@@ -781,6 +787,9 @@ def test_an_import_a_fix_adds_goes_below_a_leading_cell_magic(tmp_path):
     ("X_test_s = scaler.transform(X_test)", "random_state=42"),  # followed back to the split
     ("X_test_s = X_all[800:]", "shuffle=False"),  # rows cut by position: the latest part
     ("X_test_s = scaler.transform(X[df['year'] >= 2015])", "shuffle=False"),  # rows past a cut in a column
+    ("X_test_s = X[(df['year'] > 2015) & (df['year'] <= 2020)]", "shuffle=False"),  # between two cuts
+    ("X_test_s = pl.from_pandas(X).filter(pl.col('year') > 2015).to_numpy()", "shuffle=False"),  # polars
+    ("X_test_s = X[df['year'].isin(years)]", None),  # chosen some other way: no draw is guessed
 ])
 def test_early_stopping_fix_draws_as_the_watched_rows_were_made(made, options):
     source = (
@@ -794,7 +803,10 @@ def test_early_stopping_fix_draws_as_the_watched_rows_were_made(made, options):
         "model.fit(X_train_s, y_train, eval_set=[(X_test_s, y_test)])\n"
         "print(model.score(X_test_s, y_test))\n"
     )
-    assert f"train_test_split(X_train_s, y_train, test_size=0.2, {options})" in _early_stopping_fixed(source)
+    if options is None:
+        assert _fix_of(source, "LL305") is None
+    else:
+        assert f"train_test_split(X_train_s, y_train, test_size=0.2, {options})" in _early_stopping_fixed(source)
 
 
 def test_early_stopping_fix_of_a_fold_column_split_draws_at_random():
@@ -816,11 +828,13 @@ def _early_stopping_fixed(source: str) -> str:
     ("for i, (tr, te) in enumerate(folds.split(X), 1):", "random_state=3"),  # counted from one
     ("splits = folds.split(X)\nfor i, (tr, te) in enumerate(splits):", "random_state=3"),  # folds bound first
     ("for tr, te in KFold(5).split(X):", "shuffle=False"),  # folds in order: the latest part
+    ("for i, (tr, te) in tqdm(enumerate(folds.split(X)), total=5):", "random_state=3"),  # with a progress bar
+    ("for tr, te in KFold(5, shuffle=True, random_state=SEED).split(X):", "random_state=SEED"),  # a module's seed
 ])
 def test_early_stopping_fix_in_a_fold_loop_draws_as_the_splitter_draws(loop, options):
     source = (
         "import pandas as pd\nfrom sklearn.model_selection import KFold\nfrom xgboost import XGBClassifier\n"
-        "df = pd.read_csv('d.csv')\nX, y = df.drop(columns='t'), df['t']\n"
+        "from tqdm import tqdm\nSEED = 3\ndf = pd.read_csv('d.csv')\nX, y = df.drop(columns='t'), df['t']\n"
         "folds = KFold(5, shuffle=True, random_state=3)\nscores = []\n"
         f"{loop}\n"
         "    X_tr, y_tr, X_te, y_te = X.iloc[tr], y.iloc[tr], X.iloc[te], y.iloc[te]\n"
@@ -829,6 +843,20 @@ def test_early_stopping_fix_in_a_fold_loop_draws_as_the_splitter_draws(loop, opt
         "    scores.append(m.score(X_te, y_te))\nprint(sum(scores) / 5)\n"
     )
     assert f"train_test_split(X_tr, y_tr, test_size=0.2, {options})" in _early_stopping_fixed(source)
+
+
+def test_early_stopping_fix_in_a_fold_loop_keeps_no_seed_of_a_helpers_own():
+    source = (
+        "import pandas as pd\nfrom sklearn.model_selection import KFold\nfrom xgboost import XGBClassifier\n"
+        "def run(X, y, seed):\n"
+        "    for tr, te in KFold(5, shuffle=True, random_state=seed).split(X):\n"
+        "        m = XGBClassifier(n_estimators=500, early_stopping_rounds=20)\n"
+        "        m.fit(X.iloc[tr], y.iloc[tr], eval_set=[(X.iloc[te], y.iloc[te])])\n"
+        "        print(m.score(X.iloc[te], y.iloc[te]))\n"
+        "df = pd.read_csv('d.csv')\nrun(df.drop(columns='t'), df['t'], 3)\n"
+    )
+    fix = _fix_of(source, "LL305")
+    assert fix is None or "random_state=seed" not in fixed_bytes("a.py", source.encode(), fix.ops).decode()
 
 
 def test_early_stopping_fix_in_a_helper_called_twice_edits_the_helper_when_it_splits_the_rows_itself():

@@ -485,7 +485,15 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
             # time order suggests)
             ordered = False
     if call_name(call) == "train":
-        return _native_validation_fix(call, ordered, t)
+        train_set = argument(call, 1, "train_set") or argument(call, 1, "dtrain")
+        watch = next((k.value for k in call.keywords if k.arg in ("valid_sets", "evals")), None)
+        if watch is None and len(call.args) > 3:
+            watch = call.args[3]  # xgb.train(params, dtrain, rounds, watchlist)
+        return _native_validation_fix(call, train_set, watch, ordered, t)
+    pool = argument(call, 0, "X")
+    if call_name(call) == "fit" and isinstance(pool, ast.Name) and _is_container(pool, call, t):
+        watch = next((k.value for k in call.keywords if k.arg == "eval_set"), None)
+        return _native_validation_fix(call, pool, watch, ordered, t)  # CatBoost's fit(Pool, eval_set=Pool)
     x_node = argument(call, 0, "X") or argument(call, 0, "x") or argument(call, 0, "X_train")
     y_node = argument(call, 1, "y") or argument(call, 1, "y_train")
     watch = next((k for k in call.keywords if k.arg in ("eval_set", "validation_data")), None)
@@ -596,13 +604,10 @@ def _binding(name: str, use, t: Tree):
     return t.binding(handed.id, call) if isinstance(handed, ast.Name) else None
 
 
-def _native_validation_fix(call, ordered: bool, t: Tree) -> Fix:
-    """``lgb.train(params, dtrain, valid_sets=[dtest])`` / ``xgb.train(..., evals=[(dtest, "test")])``:
-    containers of a validation part of the training rows take the test container's place."""
-    train_set = argument(call, 1, "train_set") or argument(call, 1, "dtrain")
-    watch = next((k.value for k in call.keywords if k.arg in ("valid_sets", "evals")), None)
-    if watch is None and len(call.args) > 3:
-        watch = call.args[3]  # xgb.train(params, dtrain, rounds, watchlist)
+def _native_validation_fix(call, train_set, watch, ordered: bool, t: Tree) -> Fix:
+    """``lgb.train(params, dtrain, valid_sets=[dtest])`` / ``xgb.train(..., evals=[(dtest, "test")])``
+    / ``model.fit(train_pool, eval_set=test_pool)``: containers of a validation part of the
+    training rows take the test container's place."""
     stmt = t.statement(call)
     if not isinstance(train_set, ast.Name) or watch is None:
         raise NoFix
@@ -625,7 +630,10 @@ def _native_validation_fix(call, ordered: bool, t: Tree) -> Fix:
     if len(held_out) != 1 or held_out[0][2].id == x_node.id:
         raise NoFix
     test_node, test_ctor, x_test, y_test = held_out[0]
-    model = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+    if call_name(call) == "fit":
+        model = call.func.value if isinstance(call.func, ast.Attribute) else None
+    else:
+        model = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
     for node in t.loads(x_node.id, stmt.end_lineno):  # a training prediction would mix in the validation part
         parent = t.parent.get(node)
         if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and isinstance(model, ast.Name) \
@@ -722,9 +730,14 @@ def _validation_part(names: list, test_name: str, fit, t: Tree, ordered: bool) -
 
 
 def _threshold(key) -> bool:
-    """``df[df["date"] >= cut]``: rows on one side of a cut in one column."""
-    return isinstance(key, ast.Compare) and len(key.ops) == 1 and isinstance(
-        key.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and isinstance(key.left, (ast.Subscript, ast.Attribute))
+    """``df[df["date"] >= cut]``, polars' ``pl.col("month") > cut``: rows on one side of a
+    cut in one column, or between two cuts (``(d > a) & (d <= b)``)."""
+    if isinstance(key, ast.BinOp) and isinstance(key.op, ast.BitAnd):
+        return _threshold(key.left) and _threshold(key.right)
+    if not (isinstance(key, ast.Compare) and len(key.ops) == 1 and isinstance(key.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
+        return False
+    column = key.left
+    return isinstance(column, (ast.Subscript, ast.Attribute)) or isinstance(column, ast.Call) and call_name(column) == "col"
 
 
 def _fold_number(key) -> bool:
@@ -745,8 +758,8 @@ def _fold_options(loop: ast.For, t: Tree) -> str:
     """``for tr, te in splitter.split(X)``: a validation part drawn as the splitter draws its
     held-out folds (shuffled with its seed, else in order: the latest part)."""
     source = loop.iter
-    if isinstance(source, ast.Call) and call_name(source) == "enumerate" and source.args:
-        source = source.args[0]  # (enumerate(kf.split(X), 1) counts from one)
+    while isinstance(source, ast.Call) and call_name(source) in ("enumerate", "tqdm", "list") and source.args:
+        source = source.args[0]  # enumerate(kf.split(X), 1) counts from one; tqdm(...) shows progress
     if isinstance(source, ast.Name):  # folds = skf.split(X, y) bound before the loop
         owner = _owner(_binding(source.id, loop, t), t)
         source = owner.value if isinstance(owner, ast.Assign) and len(owner.targets) == 1 else None
@@ -766,14 +779,19 @@ def _fold_options(loop: ast.For, t: Tree) -> str:
         if "shuffle" in options and not isinstance(options["shuffle"], ast.Constant):
             raise NoFix
         return "shuffle=False"
-    return _seeded(options)
+    return _seeded(options, t)
 
 
-def _seeded(options: dict) -> str:
-    """A shuffled draw with the original's literal seed, else ``random_state=0``."""
+def _seeded(options: dict, t: Tree) -> str:
+    """A shuffled draw with the original's seed when it is a literal or a module's constant
+    (``random_state=RANDOM_STATE``), else ``random_state=0``."""
     seed = options.get("random_state")
     if isinstance(seed, ast.Constant) and isinstance(seed.value, int):
         return f"random_state={seed.value}"
+    stores = [n for n in t.names.get(seed.id, ()) if not (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load))] \
+        if isinstance(seed, ast.Name) else []
+    if stores and all(t.scope_of(n) is t.tree for n in stores):
+        return f"random_state={seed.id}"
     return "random_state=0"
 
 
@@ -801,8 +819,9 @@ def _draw_options(test_name: str, call, t: Tree, depth: int = 0) -> str:
         shuffle = options.get("shuffle")
         if isinstance(shuffle, ast.Constant) and shuffle.value is False:
             return "shuffle=False"
-        return _seeded(options)
+        return _seeded(options, t)
     if any(isinstance(n, ast.Subscript) and (isinstance(n.slice, ast.Slice) or _threshold(n.slice))
+           or isinstance(n, ast.Call) and call_name(n) == "filter" and len(n.args) == 1 and _threshold(n.args[0])
            for n in ast.walk(owner.value)):
         return "shuffle=False"  # rows taken by position or past a cut (a series cut in time): the latest part
     if any(isinstance(n, ast.Subscript) and _fold_number(n.slice) for n in ast.walk(owner.value)):
