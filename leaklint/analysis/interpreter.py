@@ -129,6 +129,11 @@ class Interpreter(CallsMixin, RecordingMixin):
                 self.facts.kept_label_sides |= _split_sides(value)
         # Functions never called from analysed code are analysed with unknown arguments;
         # analysing one may define more (nested functions), so the list grows as it goes.
+        # callers first: a helper the others call is analysed within them (its finding is
+        # reported once, at the outermost call), alone only when no analysed call reached it
+        callees = {n.func.id for func, _ in self._defined for n in ast.walk(func)
+                   if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id != func.name}
+        self._defined.sort(key=lambda entry: entry[0].name in callees)
         done = set()
         index = 0
         referenced = None
