@@ -786,7 +786,9 @@ class CallsMixin:
             rows = self.fresh_rows()
             if key in lib.ARRAY_CONSTRUCTORS and node.args and _table_of_numbers(node.args[0]):
                 self.facts.typed_roots.update(r.root for r in rows)
-            return Data(rows=rows, made_by=made_by, tuned=data.tuned)
+            # stft(signal) of one item of a list of signals: that item's own table (a spectrogram)
+            element = any(isinstance(a, Data) and a.element for a in args[:1])
+            return Data(rows=rows, made_by=made_by, tuned=data.tuned, element=element)
         derived = replace(self.derive([data], node), made_by=made_by)
         named = kwargs.get("columns") if key == lib.lib_key("pandas.DataFrame") else None
         if isinstance(named, Seq) and named.items and all(as_data(item).texts for item in named.items):

@@ -775,7 +775,9 @@ class Interpreter(CallsMixin, RecordingMixin):
             out = None
             for item in value.items:
                 out = join(out, item)
-            return out if out is not None else UNKNOWN
+            if out is None or isinstance(out, Data) and not out.rows:
+                return _one_item(as_data(out))
+            return out
         if isinstance(value, Enumerated):
             return Seq((Data(counter=True), self.iterate(value.inner)))
         if isinstance(value, Items):
@@ -785,7 +787,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         data = as_data(value)
         if data.rows and data.grouped is None:
             return replace(data, element=True)  # for image in images: one sample at a time
-        return data
+        return _one_item(data) if isinstance(value, Data) else data
 
     # ------------------------------------------------------------ expressions
     def ev(self, node, scope: Scope) -> Value:
@@ -1378,6 +1380,15 @@ _LITERAL_NODES = (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp)
 READS_ANY = frozenset({"exec", "eval", "globals", "locals", "vars"})  # a skipped line naming one may read any name
 
 HAND_TRAINED = frozenset({"torch", "jax", "flax", "paddle", "mxnet", "chainer"})  # models trained in loops the analysis does not follow
+
+
+def _one_item(data: Data) -> Data:
+    """An item of a list of rowless values (``for signal in signals``, the signals cut out of
+    an array column by column): one sample, whose own statistics are features of that
+    sample. Names and counters stay what they are."""
+    if data.rows or data.texts or data.counter or data.grouped is not None:
+        return data
+    return replace(data, element=True)
 
 
 def _names_only(node) -> bool:
