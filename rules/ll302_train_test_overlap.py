@@ -183,6 +183,7 @@ def _resubstitution(ctx, reported) -> list:
     cross_validated = {r.root for split in facts.splits.values() if split.kind == "cv" for r in split.rows}
     held_out = {ev.id for ev in facts.evaluations if ev.scored and any(r.side is not None and r.side.held_out for r in ev.rows)}
     tested_kinds = {facts.learns[fit_id].qualname for fit_id in held_out_scored}
+    chosen_by = {ev_id for choice in facts.choices for ev_id in choice.evaluations}
     hits, scored = [], set()
     for evaluation in sorted(facts.evaluations, key=lambda e: (e.span.line, e.span.column)):
         if not evaluation.scored or not evaluation.rows:
@@ -199,6 +200,8 @@ def _resubstitution(ctx, reported) -> list:
                     continue  # rows named before the file makes them (a cell run early): maybe the rows scored honestly later
                 if evaluation.label == "train":
                     continue  # the code calls it a training score: a diagnostic
+                if evaluation.in_loop and evaluation.id in chosen_by and evaluation.id not in facts.shown_scores:
+                    continue  # only compared to pick a candidate (a greedy feature selection), never shown
                 if roots <= facts.typed_roots:
                     continue  # every input typed into the code (XOR's four rows): nothing else to generalise to
                 if event.feature is not None and event.qualname in LINES and not held_out:

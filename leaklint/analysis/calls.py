@@ -315,6 +315,8 @@ class CallsMixin:
                 self._rebind(func.value, receiver, scope)
             if func.attr in lib.REPORT_METHODS:
                 self._report(args + list(kwargs.values()), node, "stored" if func.attr in ("append", "extend") else "logged")
+            if func.attr in lib.DATA_WRITERS or func.attr in ("plot", "bar", "barh", "scatter"):
+                self.facts.shown_scores |= merge_data([receiver] + args + list(kwargs.values())).scores
             if func.attr == "backward" and not args:
                 self.facts.trained_at.append(self.new_id())  # loss.backward(): a training step by hand
             if isinstance(receiver, Data) and func.attr in lib.FIT_METHODS and receiver.grouped is None:
@@ -389,6 +391,7 @@ class CallsMixin:
             # (the names an f-string shows hold their rows: its text holds none)
             shown = merge_data(args + [value for value in map(scope.lookup, sorted(read)) if isinstance(value, Data)])
             self.facts.printed.append(Printed(self.new_id(), span_of(node), read, shown.rows, words))
+            self.facts.shown_scores |= shown.scores
         if isinstance(func, ast.Name) and func.id == "set" and args:
             return replace(as_data(args[0]), distinct=True)
         if isinstance(func, ast.Name) and func.id in ("sum", "max", "min"):
@@ -712,6 +715,8 @@ class CallsMixin:
             return Estimator(qualname, node, fits=self._reload_checkpoints(node))
         if root in ("logging", "mlflow", "wandb") and (name in lib.REPORT_METHODS or name.startswith("log")):
             self._report(args + list(kwargs.values()), node, "logged")
+        if name in lib.DATA_WRITERS or root in ("matplotlib", "seaborn", "plotly"):
+            self.facts.shown_scores |= merge_data(args + list(kwargs.values())).scores  # written out, or charted
         if key == ("pandas", "merge_asof") and args:
             return self._merge_asof(node, args, kwargs)
         if key in (("numpy", "arange"), ("numpy", "permutation")) and len(args) == 1 and as_data(args[0]).size_of:

@@ -259,6 +259,8 @@ class Facts:
     metric_rows: list = field(default_factory=list)  # (order, rows, span) of each metric function's call
     kept_bests: list = field(default_factory=list)  # KeptBest
     printed: list = field(default_factory=list)  # Printed
+    # ids of Evaluations whose score is shown: printed, logged, returned, charted or written out
+    shown_scores: set = field(default_factory=set)
     trained_at: list = field(default_factory=list)  # orders of fits and of hand-written training steps (loss.backward())
     handed_models: list = field(default_factory=list)  # (order, fits, rows, texts): a fitted model (or its predictions) and data given to a library or unfollowed function
     read_sides: set = field(default_factory=set)  # Sides of splits whose rows some later code read

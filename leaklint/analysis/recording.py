@@ -618,6 +618,8 @@ class RecordingMixin:
 
     def _report(self, values, node, how) -> None:
         """Scores shown or kept as a result: a search's best score among them is reported."""
+        if how != "stored":  # (kept in a list or dict, a score is shown only if the container is)
+            self.facts.shown_scores |= merge_data(values).scores
         if self._standalone or not self._searches:
             return  # (a function no code here calls reports nothing unless a caller runs it)
         claims = HELD_OUT_WORDS.search(string_constants([node]).lower()) is not None
