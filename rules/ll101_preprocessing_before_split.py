@@ -279,6 +279,12 @@ def _tree_model(model, facts) -> bool:
 
 def _learns_nothing(event) -> bool:
     """``SimpleImputer(strategy="constant")`` fills the value the code gives: it learns
-    nothing from the rows it is fitted on."""
+    nothing from the rows it is fitted on; nor does any imputer fitted on rows with no gap
+    left (``df.dropna()`` or ``df.fillna(0)`` before): it has nothing to fill."""
     spec = event.procedure.get("step")
+    if event.complete and event.qualname.rsplit(".", 1)[-1] in IMPUTERS:
+        return True
     return event.qualname.endswith(".SimpleImputer") and hasattr(spec, "kwarg") and spec.kwarg("strategy") == "constant"
+
+
+IMPUTERS = frozenset(("SimpleImputer", "Imputer", "KNNImputer", "IterativeImputer"))

@@ -131,6 +131,35 @@ def _path_of(node):
     return getattr(node, PATH_ATTRIBUTE, None)
 
 
+def _fills_every_gap(method, node) -> bool:
+    """``df.dropna()`` (of rows, or of columns, with any gap), ``df.fillna(0)``,
+    ``df.replace(np.nan, 0)``: no value of the frame is missing afterwards."""
+    keywords = {k.arg: k.value for k in node.keywords}
+    if method == "dropna":
+        return not {"subset", "thresh"} & set(keywords) and const_str(keywords.get("how")) != "all"
+    if set(keywords) - {"value", "inplace"}:
+        return False  # (a limit, a method such as ffill, an axis: some gaps may stay)
+    values = list(node.args) + [keywords["value"]] if "value" in keywords else list(node.args)
+    if method == "fillna":
+        return len(values) == 1 and _filler(values[0])
+    return method == "replace" and len(values) == 2 and _missing_marker(values[0]) and _filler(values[1])
+
+
+def _filler(node) -> bool:
+    """A constant put in the gaps: ``0``, ``-1``, ``"missing"``."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and node.value is not None
+
+
+def _missing_marker(node) -> bool:
+    """``np.nan``, ``numpy.NaN``, ``pd.NA``, ``float("nan")``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("nan", "NaN", "NA")
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" and len(
+        node.args) == 1 and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower() == "nan"
+
+
 def _per_element(method, data: Data, node) -> bool:
     """``df.apply(f, axis=1)`` and ``series.map(f)`` / ``series.apply(f)`` call ``f`` on one
     row or one value at a time."""
@@ -1121,6 +1150,8 @@ class CallsMixin:
         return tuned
 
     def _data_method(self, data: Data, method, args, kwargs, node, scope) -> Value:
+        if method in ("fillna", "interpolate") and data.complete and data.rows:
+            return data  # no gap to fill: what would fill one reaches no row
         if method == "fillna":
             for learn_id in merge_data(args + list(kwargs.values())).learned:
                 if self.facts.learns[learn_id].kind == "group-stat":
@@ -1141,6 +1172,9 @@ class CallsMixin:
             result = self._lagged(result, -_lead(method, node))
         if data.shuffled is not None and method in lib.ORDER_KEEPING and isinstance(result, Data):
             result = replace(result, shuffled=data.shuffled)  # df.sample(frac=1).reset_index(drop=True)
+        if isinstance(result, Data) and result.rows and (
+                (data.complete and method in lib.GAP_KEEPING) or _fills_every_gap(method, node)):
+            result = replace(result, complete=True)
         return result
 
     def _lagged(self, data: Data, lag: int) -> Data:

@@ -57,6 +57,7 @@ class LearnEvent:
     lead: int = 0  # a look-ahead of this many rows (shift(-2): 2); 0 when unbounded or unknown
     keys: tuple = ()  # the columns a group statistic groups by
     fills: bool = False  # a group statistic that fills gaps (``fillna(groupby(...).transform("median"))``)
+    complete: bool = False  # fitted on data with no missing value left (dropped or filled before)
     mimics: bool = False  # its labels are another model's predictions (a surrogate, a student)
     feature: Optional[str] = None  # the one column a model learned from (``df["x"].values.reshape(-1, 1)``)
     # A fit's estimator as a model (its spec, a Pipeline's last step's, a search's

@@ -1039,6 +1039,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             by_column=kept.by_column,
             dated=kept.dated,
             tuned=base.tuned,  # best_params_["max_depth"]: one of the chosen settings
+            complete=base.complete,
         )
 
 

@@ -273,6 +273,9 @@ SETTING_KEYWORDS = frozenset(("n", "frac", "random_state", "replace", "axis", "p
 SEARCH_SCORES = frozenset(("best_score_", "cv_results_", "grid_scores_"))
 # Frame methods that keep the rows in their order (a shuffle stays a shuffle).
 ORDER_KEEPING = frozenset(("reset_index", "copy", "drop", "dropna", "rename", "astype", "fillna", "replace", "to_numpy"))
+# Frame methods after which a frame with no missing value still has none.
+GAP_KEEPING = ORDER_KEEPING | frozenset(("as_matrix", "head", "tail", "sample", "sort_values", "sort_index", "select_dtypes",
+                                         "round", "abs", "clip", "set_index", "drop_duplicates", "query", "filter"))
 # numpy's random draws (np.random.normal, a generator's rng.normal).
 RANDOM_DRAWS = frozenset(("normal", "standard_normal", "randn", "rand", "random", "random_sample", "uniform",
                           "laplace", "lognormal", "exponential"))

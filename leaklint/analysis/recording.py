@@ -237,6 +237,7 @@ class RecordingMixin:
             tuned=est.tuned,
             model=est.predictor if est.predictor is not None or est.steps else est.spec,
             built=est.predictor_span or built,
+            complete=data.complete,
         )
         if y_val is not None:
             self._note_labels(y_val)

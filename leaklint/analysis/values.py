@@ -71,6 +71,7 @@ class Data(Value):
     element: bool = False
     counter: bool = False  # a loop index (``for i in range(len(X))``) or a test of one sample
     distinct: bool = False  # one row per value (``unique()``, ``drop_duplicates()``): ids, not rows of entities
+    complete: bool = False  # no value is missing: every gap was dropped or filled with a constant
     tuning: frozenset = frozenset()  # ids of the searches whose best cross-validated score this is
     tuned: frozenset = frozenset()  # ids of the searches whose chosen settings this is (best_params)
     # Evaluations whose predictions were taken from labels (``y - pred``) and not yet
@@ -461,4 +462,5 @@ def set_column(frame: Data, column: Optional[str], value: "Data", possible: Opti
         element=frame.element,
         distinct=frame.distinct,
         tuning=frame.tuning | value.tuning,
+        complete=frame.complete and value.complete,  # (a column with gaps put in puts gaps back)
     )
