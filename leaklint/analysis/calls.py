@@ -791,6 +791,8 @@ class CallsMixin:
             return Data()  # the best settings found: a dict of values, no rows
         if key in lib.DEVICES:
             return Data()  # torch.device("cuda"): moving a tensor there keeps its rows, adds none
+        if key in lib.SERIALIZERS:
+            return Data()  # json.dumps(report): a text of the values, no row takes what they hold
         if key in lib.RANDOM_GENERATORS or key in lib.CONNECTIONS:
             return Ref(qualname)  # rng.normal(...) draws new rows, conn.query(...) reads a table; neither holds any
         if key == ("collections", "defaultdict") and args and isinstance(args[0], Ref) and _constructs(args[0].qualname):

@@ -230,6 +230,8 @@ PARTIAL = lib_key("functools.partial")
 NATIVE_TRAIN = keys("xgboost.train", "lightgbm.train", "optuna.integration.lightgbm.train")
 READER_PREFIX = "read_"
 ARRAY_CONSTRUCTORS = keys("numpy.array", "numpy.asarray")
+# Values turned into text for a report or a log (``json.dumps(report)``): no row gets what they hold.
+SERIALIZERS = keys("json.dumps", "json.dump", "yaml.dump", "yaml.safe_dump", "pprint.pformat")
 FRAME_CONSTRUCTORS = keys("pandas.DataFrame", "pandas.Series")  # their columns= names the columns
 # Arrays built from a list of arrays, one per item along a new first axis.
 STACKING = ARRAY_CONSTRUCTORS | keys("numpy.stack")
