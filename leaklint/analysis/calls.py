@@ -585,6 +585,7 @@ class CallsMixin:
         if params.kwarg is not None:
             scope.env[params.kwarg.arg] = merge_data(list(kwargs.values()))
         self._stack.append(func.key)
+        self._frame_starts.append(self._ids)
         self._modules_in.append(module)
         self._hops += hop
         try:
@@ -594,6 +595,7 @@ class CallsMixin:
                 raise
         finally:
             self._stack.pop()
+            self._frame_starts.pop()
             self._modules_in.pop()
             self._hops -= hop
         self._last_call_scope = scope

@@ -74,6 +74,7 @@ class Interpreter(CallsMixin, RecordingMixin):
         self._binds: Optional[frozenset] = None  # names the module binds somewhere
         self._bound_once: Optional[dict] = None  # names the module binds once, to their values
         self._stack: list = []
+        self._frame_starts: list = []  # the last id given when each function on the stack was entered
         self._inlined: set = set()
         self._budget = STATEMENT_BUDGET
         self._last_fitted = None
@@ -357,7 +358,8 @@ class Interpreter(CallsMixin, RecordingMixin):
         if handed:
             self.facts.read_sides, self.facts.read_label_sides = read
         if value is not None:
-            self._report([value], stmt, "returned")
+            # (a search's score handed in and returned, repackaged, is its caller's to report)
+            self._report([value], stmt, "returned", since=self._frame_starts[-1] if self._frame_starts else 0)
             if not handed:
                 self._note_read(value)  # the caller (in another module, maybe) reads what is returned
         scope.returns = join(scope.returns, value) if value is not None else scope.returns

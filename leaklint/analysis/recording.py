@@ -617,7 +617,7 @@ class RecordingMixin:
         rows = as_data(value).rows
         return bool(rows) and all(r.side is not None and r.side.split > self._standalone_from for r in rows)
 
-    def _report(self, values, node, how) -> None:
+    def _report(self, values, node, how, since: int = 0) -> None:
         """Scores shown or kept as a result: a search's best score among them is reported."""
         if how != "stored":  # (kept in a list or dict, a score is shown only if the container is)
             self.facts.shown_scores |= merge_data(values).scores
@@ -625,7 +625,7 @@ class RecordingMixin:
             return  # (a function no code here calls reports nothing unless a caller runs it)
         claims = HELD_OUT_WORDS.search(string_constants([node]).lower()) is not None
         for search in merge_data(values).tuning:
-            if search in self._searches:
+            if search in self._searches and search > since:
                 self.facts.tuning_reports.append(TuningReport(search, span_of(node), how, self._searches[search], claims))
 
 
