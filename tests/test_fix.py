@@ -715,6 +715,11 @@ def test_rows_drawn_early_for_an_unseeded_split_are_the_rows_it_trains_on(tmp_pa
       "trn_pool_fit = Pool(X_fit, label=y_fit)",
       "trn_pool_val = Pool(X_val_2, label=y_val_2)",
       "model.fit(trn_pool_fit, eval_set=trn_pool_val)"]),
+    # rows picked by fold indices: the validation part is drawn from them as the folds were drawn
+    ("leak_fold_rows_by_index_stop_on_the_fold_they_score.py",
+     ["X_fit, X_val, y_fit, y_val = sklearn.model_selection.train_test_split(X.iloc[tr], y[tr], test_size=0.2, "
+      "random_state=42)",
+      "m.fit(X_fit, y_fit, eval_set=[(X_val, y_val)],"]),
 ])
 def test_early_stopping_fix_on_real_shapes(name, lines):
     path = FIXTURES_DIR / "ll305" / name
@@ -845,6 +850,13 @@ def test_early_stopping_fix_in_a_fold_loop_draws_as_the_splitter_draws(loop, opt
     assert f"train_test_split(X_tr, y_tr, test_size=0.2, {options})" in _early_stopping_fixed(source)
 
 
+def test_early_stopping_fix_on_fold_rows_is_refused_when_the_model_predicts_its_training_rows_later():
+    source = (FIXTURES_DIR / "ll305" / "leak_fold_rows_by_index_stop_on_the_fold_they_score.py").read_text()
+    source = source.replace("    oof[va] = m.predict_proba(X.iloc[va])\n",
+                            "    oof[va] = m.predict_proba(X.iloc[va])\n    print(m.score(X.iloc[tr], y[tr]))\n")
+    assert _fix_of(source, "LL305") is None
+
+
 def test_early_stopping_fix_in_a_fold_loop_keeps_no_seed_of_a_helpers_own():
     source = (
         "import pandas as pd\nfrom sklearn.model_selection import KFold\nfrom xgboost import XGBClassifier\n"
@@ -856,7 +868,7 @@ def test_early_stopping_fix_in_a_fold_loop_keeps_no_seed_of_a_helpers_own():
         "df = pd.read_csv('d.csv')\nrun(df.drop(columns='t'), df['t'], 3)\n"
     )
     fix = _fix_of(source, "LL305")
-    assert fix is None or "random_state=seed" not in fixed_bytes("a.py", source.encode(), fix.ops).decode()
+    assert fix is not None and "test_size=0.2, random_state=0)" in fixed_bytes("a.py", source.encode(), fix.ops).decode()
 
 
 def test_early_stopping_fix_in_a_helper_called_twice_edits_the_helper_when_it_splits_the_rows_itself():

@@ -497,6 +497,8 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     x_node = argument(call, 0, "X") or argument(call, 0, "x") or argument(call, 0, "X_train")
     y_node = argument(call, 1, "y") or argument(call, 1, "y_train")
     watch = next((k for k in call.keywords if k.arg in ("eval_set", "validation_data")), None)
+    if call_name(call) == "fit" and watch is not None and _fold_rows(x_node) and _fold_rows(y_node):
+        return _fold_rows_validation_fix(call, x_node, y_node, watch, ordered, t)
     if call_name(call) != "fit" or not isinstance(y_node, ast.Name) or watch is None:
         raise NoFix
     if isinstance(x_node, (ast.List, ast.Tuple)):
@@ -520,6 +522,45 @@ def validation_split_fix(hit, facts, t: Tree) -> Fix:
     # the model's training score stays the score on the rows it trained on
     ops += [t.replace(n, {x_train: x_fit, y_train: y_fit}[n.id]) for n in training_scores]
     return Fix(UNSAFE, "Stop on a validation part of the training rows, not on the test rows "
+               "(the model now trains on fewer rows)", tuple(ops))
+
+
+def _fold_rows(node) -> tuple:
+    """(the table's name, the index's name) of ``X[tr]`` / ``X.iloc[tr]`` / ``y.loc[tr]``;
+    () for any other expression."""
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name)):
+        return ()
+    table = node.value
+    if isinstance(table, ast.Attribute) and table.attr in ("iloc", "loc"):
+        table = table.value
+    return (table.id, node.slice.id) if isinstance(table, ast.Name) else ()
+
+
+def _fold_rows_validation_fix(call, x_node, y_node, watch, ordered: bool, t: Tree) -> Fix:
+    """``m.fit(X.iloc[tr], y[tr], eval_set=[(X.iloc[va], y[va])])`` in a fold loop: the
+    validation part is drawn from the fold's training rows, as the folds were drawn."""
+    (x_table, index), (y_table, y_index) = _fold_rows(x_node), _fold_rows(y_node)
+    fit_stmt = t.statement(call)
+    x_text, y_text = t.source(x_node), t.source(y_node)
+    if index != y_index or x_table == y_table or not t.alone(fit_stmt):
+        raise NoFix
+    pairs = [p for p in ast.walk(watch.value) if isinstance(p, (ast.Tuple, ast.List)) and len(p.elts) == 2
+             and all(_fold_rows(e) for e in p.elts) and t.source(p.elts[0]) != x_text]
+    if len(pairs) != 1 or [_fold_rows(e)[0] for e in pairs[0].elts] != [x_table, y_table]:
+        raise NoFix
+    held = _fold_rows(pairs[0].elts[0])[1]
+    model = t.source(call.func.value) if isinstance(call.func, ast.Attribute) else None
+    for node in ast.walk(t.parent.get(fit_stmt)):
+        if isinstance(node, ast.Call) and node.lineno > fit_stmt.end_lineno and isinstance(node.func, ast.Attribute) \
+                and t.source(node.func.value) == model and any(t.source(a) == x_text for a in node.args):
+            raise NoFix  # the model's own training rows predicted later: they would now hold its validation part
+    (x_fit, x_val, y_fit, y_val), draw, imports = _validation_part(
+        [x_text, y_text], held, call, t, ordered, stems=[x_table, y_table])
+    ops = [t.op("before", fit_stmt, draw), t.replace(x_node, x_fit), t.replace(y_node, y_fit),
+           t.replace(pairs[0].elts[0], x_val), t.replace(pairs[0].elts[1], y_val), *imports]
+    ops += [t.replace(n, {x_text: x_fit, y_text: y_fit}[t.source(n)]) for n in ast.walk(watch.value)
+            if isinstance(n, ast.Subscript) and t.source(n) in (x_text, y_text)]
+    return Fix(UNSAFE, "Stop on a validation part of the fold's training rows, not on the fold it is scored on "
                "(the model now trains on fewer rows)", tuple(ops))
 
 
@@ -708,15 +749,16 @@ def _next_fit(model: str, fit_stmt, t: Tree):
                default=None)
 
 
-def _validation_part(names: list, test_name: str, fit, t: Tree, ordered: bool) -> tuple:
+def _validation_part(names: list, test_name: str, fit, t: Tree, ordered: bool, stems=None) -> tuple:
     """(the names of each training part's fit and validation parts, ``(X_fit, X_val, y_fit,
     y_val)``, the statement drawing them from the training rows right before the fit, its
     import Ops): a fifth of the rows, drawn as the watched test rows ``test_name`` were; the
     latest fifth when the training rows were shown to be time-ordered (``ordered``) and the
     code does not show how the test rows were drawn."""
-    stems = [_stem(name) for name in names]
-    if len(set(stems)) < len(stems):  # train_x / train_y: the whole names tell the parts apart
-        stems = names
+    if stems is None:
+        stems = [_stem(name) for name in names]
+        if len(set(stems)) < len(stems):  # train_x / train_y: the whole names tell the parts apart
+            stems = names
     parts = tuple(t.fresh(stem + suffix) for stem in stems for suffix in ("_fit", "_val"))
     try:
         options = _draw_options(test_name, fit, t)
