@@ -819,6 +819,8 @@ class CallsMixin:
             return Data()  # np.array([1.0, 0.95, 1.0]): weights typed in, no rows of data
         if name == "from_pretrained":
             return Data()  # BertTokenizer.from_pretrained("bert-base-uncased"): weights, no rows of this data
+        if key in lib.NUMBER_GRIDS and not data.rows and not data.size_of and not data.positions:
+            return Data()
         if not data.rows and not data.learned and not data.time and not data.scores:
             # (a model a project function builds with a search's chosen settings stays tuned)
             rows = self.fresh_rows()

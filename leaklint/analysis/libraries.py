@@ -230,6 +230,9 @@ PARTIAL = lib_key("functools.partial")
 NATIVE_TRAIN = keys("xgboost.train", "lightgbm.train", "optuna.integration.lightgbm.train")
 READER_PREFIX = "read_"
 ARRAY_CONSTRUCTORS = keys("numpy.array", "numpy.asarray")
+# Evenly spaced numbers (``np.arange(1, 65)``: a wavelet's scales): a grid, no rows of data
+# unless counted from some (``np.arange(len(X))``: positions of rows).
+NUMBER_GRIDS = keys("numpy.arange", "numpy.linspace", "numpy.logspace", "numpy.geomspace")
 # Values turned into text for a report or a log (``json.dumps(report)``): no row gets what they hold.
 SERIALIZERS = keys("json.dumps", "json.dump", "yaml.dump", "yaml.safe_dump", "pprint.pformat")
 FRAME_CONSTRUCTORS = keys("pandas.DataFrame", "pandas.Series")  # their columns= names the columns
