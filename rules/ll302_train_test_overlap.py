@@ -225,6 +225,8 @@ def _resubstitution(ctx, reported) -> list:
             ):
                 if evaluation.label == "train":
                     continue  # the code calls it a training score: a diagnostic
+                if fit_id in held_out_scored and evaluation.metric is None and evaluation.label is None:
+                    continue  # residuals of all rows worked by hand beside its held-out score: tests of the fit
                 what = f"all rows, including the training rows it was fitted on ({event.data}, {ctx.where(event.span)})"
                 own_rows = False
             else:

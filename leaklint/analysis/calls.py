@@ -795,6 +795,8 @@ class CallsMixin:
             return Data()  # torch.device("cuda"): moving a tensor there keeps its rows, adds none
         if key in lib.SERIALIZERS:
             return Data()  # json.dumps(report): a text of the values, no row takes what they hold
+        if key in lib.RESIDUAL_TESTS:
+            return Data()  # stats.shapiro(residuals): a check of the fit's assumptions, no score
         if key in lib.RANDOM_GENERATORS or key in lib.CONNECTIONS:
             return Ref(qualname)  # rng.normal(...) draws new rows, conn.query(...) reads a table; neither holds any
         if key == ("collections", "defaultdict") and args and isinstance(args[0], Ref) and _constructs(args[0].qualname):

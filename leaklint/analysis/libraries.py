@@ -233,6 +233,11 @@ ARRAY_CONSTRUCTORS = keys("numpy.array", "numpy.asarray")
 # Evenly spaced numbers (``np.arange(1, 65)``: a wavelet's scales): a grid, no rows of data
 # unless counted from some (``np.arange(len(X))``: positions of rows).
 NUMBER_GRIDS = keys("numpy.arange", "numpy.linspace", "numpy.logspace", "numpy.geomspace")
+# Tests of a fit's residuals (are they normal, independent, of equal variance): checks of the
+# model's assumptions, not measures of its performance.
+RESIDUAL_TESTS = keys("scipy.stats.shapiro", "scipy.stats.normaltest", "scipy.stats.jarque_bera", "scipy.stats.anderson",
+                      "scipy.stats.probplot", "statsmodels.stats.stattools.durbin_watson",
+                      "statsmodels.stats.diagnostic.het_breuschpagan", "statsmodels.stats.diagnostic.acorr_ljungbox")
 # Values turned into text for a report or a log (``json.dumps(report)``): no row gets what they hold.
 SERIALIZERS = keys("json.dumps", "json.dump", "yaml.dump", "yaml.safe_dump", "pprint.pformat")
 FRAME_CONSTRUCTORS = keys("pandas.DataFrame", "pandas.Series")  # their columns= names the columns
