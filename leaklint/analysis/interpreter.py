@@ -1247,6 +1247,10 @@ class Interpreter(CallsMixin, RecordingMixin):
             self.assign(gen.target, self.iterate(iterated), inner)
             for cond in gen.ifs:
                 chosen |= self._selections(as_data(self.ev(cond, inner)))
+                if self._before_current(cond, gen.target, inner):
+                    # [m for m in history[pid] if m["date"] < date] in a loop over matches: the
+                    # records before the current row, whose statistics are trailing features of it
+                    within_sample = True
         self._loops += 1
         try:
             # the comprehension collects its samples back into one collection (the parts of
@@ -1262,6 +1266,23 @@ class Interpreter(CallsMixin, RecordingMixin):
             # (its one generator's names, evaluated above)
             result = replace(result, texts=texts_of(iterated))
         return result
+
+    def _before_current(self, cond, target, scope) -> bool:
+        """``m["date"] < date`` (or ``<=``, or the other way round): a field of the item
+        compared with a value of the one row being handled (a sample met in a loop)."""
+        if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1
+                and isinstance(cond.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE))):
+            return False
+        names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        sides = [cond.left, cond.comparators[0]]
+        if isinstance(cond.ops[0], (ast.Gt, ast.GtE)):
+            sides.reverse()  # date > m["date"]: the item's field is still the earlier one
+        item, current = sides
+        reads = {n.id for n in ast.walk(current) if isinstance(n, ast.Name)}
+        if not (isinstance(item, (ast.Subscript, ast.Attribute)) and isinstance(current, (ast.Name, ast.Attribute, ast.Subscript))
+                and {n.id for n in ast.walk(item) if isinstance(n, ast.Name)} & names and not reads & names):
+            return False
+        return as_data(self.ev(current, scope)).element
 
     def ex_ListComp(self, node, scope):
         return self._comprehension(node, scope, [node.elt])

@@ -124,6 +124,8 @@ def positional_sides(subscripts, loop_names=frozenset(), names=None) -> Sides:
             isinstance(n, ast.Name) and n.id in loop_names for part in (cut.lower, cut.upper) if part for n in ast.walk(part)
         ):
             continue
+        if any(_column_count(part) for part in (cut.lower, cut.upper)):
+            continue  # features[:len(DIFF_FEATURES)]: a record cut into its kinds of columns
         lower, upper = bound_of(cut.lower), bound_of(cut.upper)
         if "<label>" in (lower, upper):
             # label cuts pair by the frame they cut, since the two labels differ
@@ -145,6 +147,19 @@ def positional_sides(subscripts, loop_names=frozenset(), names=None) -> Sides:
             sides[id(node)] = (bound, tail)
     _cut_rest_again(sides, heads, tails)
     return sides
+
+
+def _column_count(bound) -> bool:
+    """``len(DIFF_FEATURES)``, ``len(num_cols)``: the count of a list of column names."""
+    if not (isinstance(bound, ast.Call) and isinstance(bound.func, ast.Name) and bound.func.id == "len"
+            and len(bound.args) == 1):
+        return False
+    arg = bound.args[0]
+    name = arg.id if isinstance(arg, ast.Name) else arg.attr if isinstance(arg, ast.Attribute) else ""
+    return _COLUMN_NAMES.search(name.lower()) is not None
+
+
+_COLUMN_NAMES = re.compile(r"(features|feature_names|feats|cols|columns)$")
 
 
 def _cut_rest_again(sides: "Sides", heads: dict, tails: dict) -> None:
