@@ -142,7 +142,11 @@ RobustScaler) whose output only tree models learn from (a decision tree, a fores
 extra trees, gradient boosting, XGBoost, LightGBM, CatBoost) is not reported: a tree
 splits each column between its values, so the rescaled columns give the same partition
 of the rows and the same predictions, and the held-out rows' statistics change nothing
-scored. Scaling the labels is still reported.
+scored. (Least squares, whose predictions no per-column shift and scale moves either, stays
+reported: the procedure is still wrong, and a penalty or a dropped intercept would see it.)
+An imputer fitted on rows with no gap left (after `dropna()`, `fillna(0)` or
+`replace(np.nan, 0)` of the whole frame) fills nothing and is not reported.
+Scaling the labels is still reported.
 
 ## References
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
