@@ -1279,7 +1279,7 @@ class Interpreter(CallsMixin, RecordingMixin):
             sides.reverse()  # date > m["date"]: the item's field is still the earlier one
         item, current = sides
         reads = {n.id for n in ast.walk(current) if isinstance(n, ast.Name)}
-        if not (isinstance(item, (ast.Subscript, ast.Attribute)) and isinstance(current, (ast.Name, ast.Attribute, ast.Subscript))
+        if not (isinstance(item, (ast.Subscript, ast.Attribute)) and isinstance(current, (ast.Name, ast.Attribute))
                 and {n.id for n in ast.walk(item) if isinstance(n, ast.Name)} & names and not reads & names):
             return False
         return as_data(self.ev(current, scope)).element
