@@ -29,6 +29,8 @@ TEMPLATE = (
     ("df = df.replace('?', np.nan)", True),
     ("df = df.fillna(0)\ndf = df.merge(pd.read_csv('e.csv'), on='id', how='left')", True),  # a merge brings gaps
     ("df = df.fillna(0)\ndf['r'] = pd.read_csv('e.csv')['r']", True),  # so does a column put in
+    ("df = df.fillna(0)\ndf = df.replace(-999, np.nan)", True),  # a marker turned back into gaps
+    ("df = df.fillna(0)\ndf = df.replace(-999, value=np.nan)", True),
 ])
 def test_imputer_after_gaps_are_handled(gaps, leaks):
     codes = [f.code for f in run_job(job_for("a.py", Settings()), TEMPLATE.format(gaps=gaps).encode()).findings]

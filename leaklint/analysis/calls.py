@@ -145,6 +145,11 @@ def _fills_every_gap(method, node) -> bool:
     return method == "replace" and len(values) == 2 and _missing_marker(values[0]) and _filler(values[1])
 
 
+def _puts_gaps(node) -> bool:
+    """``df.replace(-999, np.nan)``: a value turned into a gap."""
+    return any(_missing_marker(a) for a in [*node.args, *(k.value for k in node.keywords)])
+
+
 def _filler(node) -> bool:
     """A constant put in the gaps: ``0``, ``-1``, ``"missing"``."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -1180,8 +1185,8 @@ class CallsMixin:
             result = self._lagged(result, -_lead(method, node))
         if data.shuffled is not None and method in lib.ORDER_KEEPING and isinstance(result, Data):
             result = replace(result, shuffled=data.shuffled)  # df.sample(frac=1).reset_index(drop=True)
-        if isinstance(result, Data) and result.rows and (
-                (data.complete and method in lib.GAP_KEEPING) or _fills_every_gap(method, node)):
+        if isinstance(result, Data) and result.rows and (_fills_every_gap(method, node) or (
+                data.complete and method in lib.GAP_KEEPING and not _puts_gaps(node))):
             result = replace(result, complete=True)
         return result
 
