@@ -152,9 +152,7 @@ def _puts_gaps(node) -> bool:
 
 def _filler(node) -> bool:
     """A constant put in the gaps: ``0``, ``-1``, ``"missing"``."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = node.operand
-    return isinstance(node, ast.Constant) and node.value is not None
+    return isinstance((literal_of(node) or (None,))[0], (bool, int, float, str))
 
 
 def _missing_marker(node) -> bool:

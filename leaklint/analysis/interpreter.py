@@ -132,9 +132,13 @@ class Interpreter(CallsMixin, RecordingMixin):
         # analysing one may define more (nested functions), so the list grows as it goes.
         # callers first: a helper the others call is analysed within them (its finding is
         # reported once, at the outermost call), alone only when no analysed call reached it
-        callees = {n.func.id for func, _ in self._defined for n in ast.walk(func)
-                   if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id != func.name}
-        self._defined.sort(key=lambda entry: entry[0].name in callees)
+        # (only the functions no analysed call reached are walked: the others' callees were
+        # reached through them)
+        unreached = [func for func, _ in self._defined if id(func) not in self._inlined]
+        if len(unreached) > 1:
+            callees = {n.func.id for func in unreached for n in ast.walk(func)
+                       if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id != func.name}
+            self._defined.sort(key=lambda entry: entry[0].name in callees)
         done = set()
         index = 0
         referenced = None
