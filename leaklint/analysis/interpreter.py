@@ -1442,14 +1442,15 @@ def _names_present(node) -> bool:
 
 def _handed_parts(targets, value, source, scope) -> Optional[list]:
     """The values of the names handed to an unread call, ``prepare(X_train, X_test)``, when as
-    many names take its result and each handed value holds other rows, all of them split
-    parts; None otherwise."""
+    many names take its result and each handed value holds other rows, split parts among
+    them (``prepare(X_train, X_val, submission)``: the rows to predict are a third set);
+    None otherwise."""
     if not (isinstance(source, ast.Call) and value.__class__ is Data and len(targets) == len(source.args) > 1
             and all(isinstance(a, ast.Name) for a in source.args)):
         return None
     parts = [scope.lookup(a.id) for a in source.args]
-    if not all(p.__class__ is Data and p.rows and all(r.side is not None for r in p.rows) for p in parts) \
-            or len({p.rows for p in parts}) < len(parts):
+    if not all(p.__class__ is Data and p.rows for p in parts) or len({p.rows for p in parts}) < len(parts) \
+            or not any(all(r.side is not None for r in p.rows) for p in parts):
         return None
     return parts
 
