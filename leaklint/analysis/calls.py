@@ -189,7 +189,7 @@ def _reads_ahead(method, node) -> Optional[str]:
     if method in ("shift", "pct_change", "diff"):
         periods = node.args[0] if node.args else keyword_node(node, "periods")
         return f"{method}({text_of(periods)})" if periods is not None and negative(periods) else None
-    if method == "rolling" and keyword_true(node, "center"):
+    if method == "rolling" and keyword_true(node, "center") and not _across_other_dimensions(node):
         return "rolling(..., center=True)"
     backward = method in lib.BACKWARD_FILLS or (
         method == "fillna" and const_str(keyword_node(node, "method")) in lib.BACKWARD_FILLS
@@ -204,6 +204,22 @@ def _reads_ahead(method, node) -> Optional[str]:
         how = const_str(keyword_node(node, "method")) or const_str(node.args[0] if node.args else None)
         return None if how in lib.FORWARD_FILL_METHODS else "interpolate()"
     return None
+
+
+def _across_other_dimensions(node: ast.Call) -> bool:
+    """xarray's window over named dimensions none of which is time
+    (``da.rolling({"latitude": 3, "longitude": 3}, center=True)``, ``rolling(lat=3)``): a
+    neighbourhood in space, not the rows after each row."""
+    if node.args and isinstance(node.args[0], ast.Dict):
+        names = [const_str(k) for k in node.args[0].keys]
+    else:
+        names = [k.arg for k in node.keywords if k.arg not in ROLLING_OPTIONS]
+    return bool(names) and all(n is not None and "time" not in n.lower() and "date" not in n.lower() for n in names)
+
+
+# pandas' and xarray's rolling options: any other keyword names a dimension and its window
+ROLLING_OPTIONS = frozenset(("window", "min_periods", "center", "win_type", "on", "axis", "closed", "step",
+                             "method", "dim"))
 
 
 def _lead(method, node) -> int:
@@ -366,6 +382,10 @@ class CallsMixin:
             if isinstance(receiver, Instance):
                 with self._site(node, args, kwargs, foreign=hasattr(receiver.cls.node, PATH_ATTRIBUTE)):
                     return self._call_method(receiver, func.attr, args, kwargs)
+            if isinstance(receiver, Data) and receiver.made_by is not None:
+                # KaggleMetrics().calculate_all_metrics(y_test, pred): an object of a class the
+                # analysis cannot read, given predictions and their labels, may score them
+                self._note_handed(args, kwargs, node, engineered=True)
             result = self.method_call(receiver, func.attr, args, kwargs, node, scope)
             if isinstance(receiver, Data) and func.attr in lib.PREDICT_METHODS and isinstance(result, Data) \
                     and args and as_data(args[0]).rows:
@@ -628,11 +648,13 @@ class CallsMixin:
             elif param.arg in changed and before.__class__ is Data and after.__class__ is Data and after != before:
                 self.bind(arg.id, after, scope)
 
-    def _note_handed(self, args, kwargs, node: ast.Call) -> None:
+    def _note_handed(self, args, kwargs, node: ast.Call, engineered=False) -> None:
         """A fitted model given with rows to a function the analysis does not follow
         (``evaluate_model(grid.best_estimator_, X_val, y_val)``), or its predictions of some
         rows given with other rows, their labels (``evaluate(y_te, best.predict(X_te))``):
-        it may score them there."""
+        it may score them there. ``engineered``: labels may carry what was learned from the
+        frame before (``y = df["target"]`` of a frame of engineered features), as a metrics
+        object's method is given them; a library function (a plot) is given raw labels."""
         given = args + list(kwargs.values())
         fitted = frozenset(i for a in given for i in (a.fits if isinstance(a, Estimator) else as_data(a).learned)
                            if i in self.facts.learns and self.facts.learns[i].has_labels)
@@ -648,14 +670,14 @@ class CallsMixin:
             self.facts.handed_models.append((self.new_id(), chosen, merge_data([a for a, _ in data]).rows,
                                              frozenset(text for _, text in data)))
         predicted = [a for a in args if isinstance(a, Data) and a.rows and a.scores]
-        others = [(a, text_of(n)) for a, n in zip(args, node.args)
-                  if isinstance(a, Data) and a.rows and not a.scores and not a.learned]
-        if not (predicted and others):
+        if not predicted:
             return
         shown = set().union(*(a.scores for a in predicted))
         evaluations = [ev for ev in self.facts.evaluations if ev.id in shown]
         fits = frozenset(f for ev in evaluations for f in ev.fits)
-        if fits:
+        others = [(a, text_of(n)) for a, n in zip(args, node.args)
+                  if isinstance(a, Data) and a.rows and not a.scores and not a.learned & (fits if engineered else a.learned)]
+        if fits and others:
             texts = frozenset(text for _, text in others) | {ev.data for ev in evaluations}
             self.facts.handed_models.append((self.new_id(), fits, merge_data(predicted + [a for a, _ in others]).rows,
                                              texts))

@@ -6,7 +6,10 @@ or that it is a library reference, an estimator, a splitter's folds.
 """
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Optional
 
 from .specs import Mapping, Opaque
@@ -267,7 +270,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             texts=a.texts | b.texts if a.texts and b.texts else frozenset(),
             by_column=a.by_column if a.by_column == b.by_column else _joined_columns(a, b),
             dated=_union(a.dated, b.dated),
-            element=a.element and b.element,
+            element=(a.element or b.element) and all(d.element or _blank(d) for d in (a, b)),
             counter=a.counter and b.counter,
             distinct=a.distinct and b.distinct,
             tuning=a.tuning | b.tuning,
@@ -310,18 +313,28 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
     return a
 
 
+def _blank(data: Data) -> bool:
+    """A constant (``comps = []`` in an ``except``): joined with one sample's values, the
+    value is still that sample's alone."""
+    return not data.rows and not data.learned and not data.scores
+
+
 def _joined_columns(a: Data, b: Data) -> tuple:
     """The columns each learned id lives only in, on either path (a loop's first pass
     and the frame before it): an id either path holds outside named columns is no longer
     confined to them, nor is one in a column named in a loop (``df[f"x_{w}"]``), which
-    stands for several."""
+    stands for several, unless its name keeps a fixed part (``df[f"{c}_scaled"]``): the
+    columns it stands for are those the pattern matches."""
     def confined(data):
-        return frozenset().union(*(ids for c, ids in data.by_column if not c.startswith("<")))
+        return frozenset().union(*(ids for c, ids in data.by_column if named(c)))
+
+    def named(column):
+        return not column.startswith("<") or column_pattern(column) is not None
 
     wide = (a.learned - confined(a)) | (b.learned - confined(b))
     columns = {}
     for column, ids in a.by_column + b.by_column:
-        if not column.startswith("<"):
+        if named(column):
             columns[column] = columns.get(column, frozenset()) | ids
     return tuple((column, ids - wide) for column, ids in columns.items() if ids - wide)
 
@@ -369,7 +382,8 @@ def merge_data(values, drop_learned=frozenset()) -> Data:
         tuned |= data.tuned
         residuals |= data.residuals
         if data.rows:
-            elements.append(data.element)
+            # random draws added to one sample (white noise, an augmentation) keep it one sample
+            elements.append(data.element or data.noise)
             distinct.append(data.distinct)
     return Data(
         rows=rows, learned=learned - drop_learned, time=time, scores=scores, dated=dated,
@@ -402,6 +416,19 @@ def order_mark(data: Data) -> Optional[TimeMark]:
     return data.dated[0][1] if len({column for column, _ in data.dated}) == 1 else None
 
 
+@lru_cache(maxsize=256)
+def column_pattern(placeholder: str):
+    """The names a column named in a loop by an f-string with a fixed part may take
+    (``<f'{col}_scaled'>``: any name ending in "_scaled"), or None."""
+    try:
+        node = ast.parse(placeholder[1:-1], mode="eval").body
+    except SyntaxError:
+        return None
+    if not isinstance(node, ast.JoinedStr) or not any(isinstance(v, ast.Constant) and v.value for v in node.values):
+        return None
+    return re.compile("".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".+" for v in node.values))
+
+
 def select_columns(data: Data, columns) -> Data:
     """``df[["a", "b"]]``: what lives only in other columns is left behind. A column
     ``"a_x"`` may be one of the indicators ``pd.get_dummies`` made of ``"a"``."""
@@ -411,6 +438,9 @@ def select_columns(data: Data, columns) -> Data:
     heads = {w[:i] for w in wanted for i, ch in enumerate(w) if ch == "_"}  # "a" of "a_x"
 
     def picked(column):
+        pattern = column_pattern(column) if column.startswith("<") else None
+        if pattern is not None:
+            return any(pattern.fullmatch(w) for w in wanted)
         return column in wanted or column in heads
 
     column_only = frozenset().union(*(ids for _, ids in data.by_column)) if data.by_column else frozenset()
