@@ -381,9 +381,9 @@ def merge_data(values, drop_learned=frozenset()) -> Data:
         tuning |= data.tuning
         tuned |= data.tuned
         residuals |= data.residuals
+        if data.rows and not data.noise:  # (random draws added to one sample keep it one sample)
+            elements.append(data.element)
         if data.rows:
-            # random draws added to one sample (white noise, an augmentation) keep it one sample
-            elements.append(data.element or data.noise)
             distinct.append(data.distinct)
     return Data(
         rows=rows, learned=learned - drop_learned, time=time, scores=scores, dated=dated,
