@@ -1196,6 +1196,12 @@ class CallsMixin:
         ):
             # df.shift(1) / df.dropna(): what lived in one column still lives only there
             result = replace(result, by_column=data.by_column)
+        if (
+            isinstance(result, Data) and data.cleared and not result.cleared and result.rows == data.rows
+            and result.learned <= data.learned and not any(as_data(v).learned for v in args)
+        ):
+            # df.drop(columns=[...]) / df.dropna(): a column free of an id stays free of it
+            result = replace(result, cleared=data.cleared)
         reason = _reads_ahead(method, node) if data.rows and data.grouped is None else None
         if reason is not None and isinstance(result, Data):
             ahead = self._look_ahead(data, reason, node, lead=_lead(method, node))

@@ -93,6 +93,10 @@ class Data(Value):
     # ((column, text, rows), ...): ``df.loc[train_idx, "part"] = "train"`` wrote "train" into
     # column "part" on the rows of a split's side; ``df[df.part == "train"]`` takes them again
     tags: tuple = ()
+    # ((column, ids), ...): columns written after those learned ids reached the frame, with
+    # a value that holds none of them (``df["y"] = y_saved`` after ``df = pd.DataFrame(
+    # scaler.fit_transform(df), ...)``): selecting only such columns leaves the ids behind
+    cleared: tuple = ()
     # ``(value,)``: the literal syntax this name was bound to (``n = 200``), read by the
     # runtime checker's specs; anything derived from it is no longer that literal
     literal: Optional[tuple] = field(default=None, hash=False)
@@ -276,6 +280,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             tuning=a.tuning | b.tuning,
             tuned=a.tuned | b.tuned,
             residuals=a.residuals | b.residuals,
+            cleared=_joined_cleared(a, b),
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
@@ -311,6 +316,12 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
     if isinstance(b, Data) and not b.rows and not b.learned:
         return a
     return a
+
+
+def _joined_cleared(a: Data, b: Data) -> tuple:
+    """A column is free of an id after either path only if both paths left it free."""
+    theirs = dict(b.cleared)
+    return tuple((c, ids & theirs[c]) for c, ids in a.cleared if c in theirs and ids & theirs[c])
 
 
 def _blank(data: Data) -> bool:
@@ -432,7 +443,7 @@ def column_pattern(placeholder: str):
 def select_columns(data: Data, columns) -> Data:
     """``df[["a", "b"]]``: what lives only in other columns is left behind. A column
     ``"a_x"`` may be one of the indicators ``pd.get_dummies`` made of ``"a"``."""
-    if not data.by_column and not data.dated:
+    if not data.by_column and not data.dated and not data.cleared:
         return data
     wanted = set(columns)
     heads = {w[:i] for w in wanted for i, ch in enumerate(w) if ch == "_"}  # "a" of "a_x"
@@ -445,11 +456,14 @@ def select_columns(data: Data, columns) -> Data:
 
     column_only = frozenset().union(*(ids for _, ids in data.by_column)) if data.by_column else frozenset()
     kept = frozenset().union(*(ids for c, ids in data.by_column if picked(c))) if data.by_column else frozenset()
+    cleared = dict(data.cleared)
+    absent = frozenset.intersection(*(cleared[w] for w in wanted)) if wanted and wanted <= cleared.keys() else frozenset()
     return replace(
         data,
-        learned=(data.learned - column_only) | kept,
+        learned=((data.learned - column_only) | kept) - absent,
         by_column=tuple(item for item in data.by_column if picked(item[0])),
         dated=tuple(item for item in data.dated if item[0] in wanted),
+        cleared=tuple(item for item in data.cleared if item[0] in wanted),
     )
 
 
@@ -463,6 +477,7 @@ def set_column(frame: Data, column: Optional[str], value: "Data", possible: Opti
     ``possible`` None), they order the rows.
     """
     learned, by_column, dated, time = frame.learned, frame.by_column, frame.dated, frame.time or value.time
+    cleared = frame.cleared
     if column is not None:
         others = tuple(i for i in by_column if i[0] != column)
         column_only = frozenset().union(*(ids for _, ids in others))
@@ -473,6 +488,8 @@ def set_column(frame: Data, column: Optional[str], value: "Data", possible: Opti
         by_column = by_column + (((column, only_here),) if only_here else ())
         if value.time is not None and value.time.date and frame.time is None:
             dated, time = _union(dated, ((column, value.time),)), None
+        held = (learned | value.learned) - value.learned
+        cleared = tuple(item for item in cleared if item[0] != column) + (((column, held),) if held else ())
     elif possible:  # df[c] = f(df[c]) for c in a list of names: what the value holds lives in those columns
         placed = value.learned - (learned - frozenset().union(*(ids for _, ids in by_column)))
         known = dict(by_column)
@@ -480,6 +497,9 @@ def set_column(frame: Data, column: Optional[str], value: "Data", possible: Opti
             (c, placed) for c in possible if c not in known and placed)
     else:  # columns not known: what the value holds no longer lives only in named columns
         by_column = tuple((c, ids - value.learned) for c, ids in by_column if ids - value.learned)
+    if column is None:  # the value may be in any column named (any column, when none is)
+        reached = [(c, ids - value.learned if possible is None or c in possible else ids) for c, ids in cleared]
+        cleared = tuple((c, ids) for c, ids in reached if ids)
     if column is None and possible is not None and value.time is not None and value.time.date and frame.time is None:
         dated, time = _union(dated, tuple((c, value.time) for c in possible or ("<a column>",))), None
     return Data(
@@ -493,4 +513,5 @@ def set_column(frame: Data, column: Optional[str], value: "Data", possible: Opti
         distinct=frame.distinct,
         tuning=frame.tuning | value.tuning,
         complete=frame.complete and value.complete,  # (a column with gaps put in puts gaps back)
+        cleared=cleared,
     )
