@@ -284,11 +284,21 @@ def _tree_model(model, facts) -> bool:
 def _learns_nothing(event) -> bool:
     """``SimpleImputer(strategy="constant")`` fills the value the code gives: it learns
     nothing from the rows it is fitted on; nor does any imputer fitted on rows with no gap
-    left (``df.dropna()`` or ``df.fillna(0)`` before): it has nothing to fill."""
+    left (``df.dropna()`` or ``df.fillna(0)`` before): it has nothing to fill. Nor does
+    ``TfidfTransformer(use_idf=False)`` (it scales each row by its own norm), and
+    ``VarianceThreshold()`` keeps every column that varies at all: one it would drop, fitted
+    on the training rows alone, is constant there and teaches a model nothing."""
     spec = event.procedure.get("step")
     if event.complete and event.qualname.rsplit(".", 1)[-1] in IMPUTERS:
         return True
-    return event.qualname.endswith(".SimpleImputer") and hasattr(spec, "kwarg") and spec.kwarg("strategy") == "constant"
+    if not hasattr(spec, "kwarg"):
+        return False
+    if event.qualname.endswith(".TfidfTransformer"):
+        return spec.kwarg("use_idf", True) is False
+    if event.qualname.endswith(".VarianceThreshold"):
+        threshold = spec.kwarg("threshold", 0.0) if not spec.args else spec.args[0]
+        return isinstance(threshold, (int, float)) and not isinstance(threshold, bool) and threshold == 0
+    return event.qualname.endswith(".SimpleImputer") and spec.kwarg("strategy") == "constant"
 
 
 IMPUTERS = frozenset(("SimpleImputer", "Imputer", "KNNImputer", "IterativeImputer"))

@@ -15,6 +15,9 @@ a name imported from code it cannot read calls the training part (`from data imp
 train_df`: the test part is kept elsewhere), and for nested cross-validation
 (`cross_val_score(search, X, y)`), also of another search of the same model on the same
 rows (a lesson comparing search methods' `best_score_` beside the nested estimate).
+Silent, too, for a search scored by `make_scorer` of an error or a loss without
+`greater_is_better=False` (`make_scorer(mean_squared_error)`): it maximises the error,
+so its `best_score_` is the worst setting's, not an optimistic one (a bug of its own).
 
 Severity: error. The best of many cross-validated scores is biased upward by the
 choice: for 50 SVC settings on noise, `best_score_` is 0.56 against 0.50 nested
@@ -104,6 +107,7 @@ reported.
 """
 from leaklint.analysis.facts import disjoint_rows
 from leaklint.analysis.libraries import SEARCH_CLASSES, lib_key
+from leaklint.analysis.specs import CallSpec, FuncRef
 from leaklint.ruleset import Hit, combined, model_pieces, short
 
 CODE = "LL304"
@@ -132,7 +136,8 @@ def check(ctx):
         event = facts.learns[search_id]
         submitted = report.how == "printed" and not report.held_out and _predicts_new_table(event, facts)
         if report.built in facts.nested or _nested_beside(event, facts) or _scored_elsewhere(event, facts) or submitted \
-                or _test_set_aside(event, facts) or _test_saved_apart(event, facts) or _part_of_a_fragment(event, facts):
+                or _test_set_aside(event, facts) or _test_saved_apart(event, facts) or _part_of_a_fragment(event, facts) \
+                or _maximises_a_loss(event):
             continue
         if any(line > report.span.line for line in facts.unread_lines) and report.span.path is None:
             continue  # code after the report could not be read: it may score the model on held-out rows
@@ -157,6 +162,23 @@ def check(ctx):
             procedure = combined(procedure, model_pieces(event))
         hits.append(Hit(report.span, message, related, procedure, {"search": event.id}))
     return hits
+
+
+def _maximises_a_loss(search) -> bool:
+    """``scoring=make_scorer(mean_squared_error)``: scikit-learn's errors, losses and
+    deviances are lower-is-better, and a scorer made of one without
+    ``greater_is_better=False`` has the search pick the largest."""
+    spec = search.procedure.get("step")
+    scorer = spec.kwarg("scoring") if isinstance(spec, CallSpec) else None
+    if not (isinstance(scorer, CallSpec) and scorer.qualname == "sklearn.metrics.make_scorer" and scorer.args):
+        return False
+    metric = scorer.args[0]
+    return isinstance(metric, FuncRef) and metric.qualname.startswith("sklearn.metrics.") \
+        and metric.qualname.endswith(LOSS_SUFFIXES) and scorer.kwarg("greater_is_better", True) is True
+
+
+# scikit-learn's naming: a metric ending so is lower-is-better
+LOSS_SUFFIXES = ("_error", "_loss", "_deviance")
 
 
 def _nested_beside(search, facts) -> bool:

@@ -732,7 +732,13 @@ class CallsMixin:
                     self.facts.learns[learn_id].procedure = {"bins": _setting_of(bins, args[1] if len(args) > 1 else kwargs.get("q"))}
             return self.derive([args[0], stat], node)
         if root == "pandas" and name.startswith(lib.READER_PREFIX):
-            return self._read(node, name)
+            data = self._read(node, name)
+            # pd.read_csv(f) for each file of a listing: one well's, one subject's own table
+            return replace(data, element=True) if args and as_data(args[0]).element else data
+        subset_of = args if key in lib.INTERSECTIONS else args[:1] if key in lib.DIFFERENCES else ()
+        folds = [a for a in subset_of if isinstance(a, FoldIndex)]
+        if len({f.side for f in folds}) == 1:
+            return folds[0]  # np.intersect1d(trn_ind, labelled_ind): some of that fold's rows
         if key in lib.SAVERS:
             self._save(key, node, args, kwargs)
         loaded = _path_text(node.args[0], args[0]) if key in lib.LOADERS and node.args else None

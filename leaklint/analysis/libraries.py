@@ -229,6 +229,10 @@ PARTIAL = lib_key("functools.partial")
 # train(params, data set): the native boosting APIs' model fit
 NATIVE_TRAIN = keys("xgboost.train", "lightgbm.train", "optuna.integration.lightgbm.train")
 READER_PREFIX = "read_"
+# numpy set operations whose result is a subset of an argument's values (a fold's indices):
+# of any argument (an intersection), of the first (a difference)
+INTERSECTIONS = keys("numpy.intersect1d")
+DIFFERENCES = keys("numpy.setdiff1d")
 ARRAY_CONSTRUCTORS = keys("numpy.array", "numpy.asarray")
 # Evenly spaced numbers (``np.arange(1, 65)``: a wavelet's scales): a grid, no rows of data
 # unless counted from some (``np.arange(len(X))``: positions of rows).
