@@ -790,6 +790,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             return Seq((UNKNOWN, self.iterate(value.inner)))
         if isinstance(value, Zipped):
             return Seq(tuple(self.iterate(v) for v in value.items))
+        if isinstance(value, FoldIndex):
+            return value  # for i in train_idx: each an index of that fold's rows
         data = as_data(value)
         if data.rows and data.grouped is None:
             return replace(data, element=True)  # for image in images: one sample at a time
@@ -975,6 +977,8 @@ class Interpreter(CallsMixin, RecordingMixin):
             return self._construct(base.qualname, None, [], {}, scope)
         if isinstance(base, Folds):
             return self.iterate(base)
+        if isinstance(base, FoldIndex):
+            return base  # tr[~outlier[tr]]: some of that fold's indices
         if not isinstance(base, Data):
             return UNKNOWN
         if base.grouped is not None:
@@ -1255,6 +1259,10 @@ class Interpreter(CallsMixin, RecordingMixin):
                     # [m for m in history[pid] if m["date"] < date] in a loop over matches: the
                     # records before the current row, whose statistics are trailing features of it
                     within_sample = True
+        if not within_sample and _reads_outer_sample(elts, node.generators, scope):
+            # [counter.get(p, 0) for p in patterns] with counter one sample met in a loop:
+            # that sample's values, looked up by names
+            within_sample = True
         self._loops += 1
         try:
             # the comprehension collects its samples back into one collection (the parts of
@@ -1408,6 +1416,20 @@ _LITERAL_NODES = (ast.Constant, ast.List, ast.Tuple, ast.UnaryOp)
 READS_ANY = frozenset({"exec", "eval", "globals", "locals", "vars"})  # a skipped line naming one may read any name
 
 HAND_TRAINED = frozenset({"torch", "jax", "flax", "paddle", "mxnet", "chainer"})  # models trained in loops the analysis does not follow
+
+
+def _reads_outer_sample(elts, generators, scope) -> bool:
+    """Each item reads a sample bound outside the comprehension (one met in a loop), and
+    the comprehension loops over no rows of that sample's table (names, keys, numbers,
+    patterns learned elsewhere): ``[norm(x - o) for o in X]`` reads every row of X."""
+    targets = {n.id for gen in generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+    outer = [scope.lookup(n.id) for elt in elts for n in ast.walk(elt)
+             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in targets]
+    samples = [v for v in outer if isinstance(v, Data) and v.element and v.rows]
+    roots = {r.root for v in samples for r in v.rows}
+    looped = {r.root for gen in generators for n in ast.walk(gen.iter)
+              if isinstance(n, ast.Name) and n.id not in targets for r in as_data(scope.lookup(n.id)).rows}
+    return bool(samples) and not roots & looped
 
 
 def _one_item(data: Data) -> Data:

@@ -248,7 +248,7 @@ FRAME_CONSTRUCTORS = keys("pandas.DataFrame", "pandas.Series")  # their columns=
 # Arrays built from a list of arrays, one per item along a new first axis.
 STACKING = ARRAY_CONSTRUCTORS | keys("numpy.stack")
 # Loaders whose result, indexed by a string, is a separate stored array (an .npz archive).
-ARCHIVE_LOADERS = keys("numpy.load")
+ARCHIVE_LOADERS = keys("numpy.load", "scipy.io.loadmat")  # each key an array of its own rows
 # Calls that save a value to a file (the position of the path, of the value, or None for
 # arrays saved by keyword) and calls that load one back.
 # pickle.dump(model, open(path, "wb")) is handed the file opened on the path.
