@@ -70,6 +70,7 @@ from .values import (
     Zipped,
     as_data,
     indexed_sides,
+    join,
     merge_data,
     select_columns,
     texts_of,
@@ -398,6 +399,11 @@ class CallsMixin:
                     self._assign_into(func.value.value, result, scope, func.value)
                 else:
                     self._rebind(func.value, result, scope)
+            elif func.attr == "append" and _list_of_parts(receiver, args):
+                # splits.append(train_test_split(X, y, random_state=i)) in a loop: one tuple of
+                # parts stands for each, its training and held-out parts kept apart
+                held = receiver.items[0] if receiver.items else None
+                self._rebind(func.value, Seq((join(held, args[0]),)), scope)
             elif func.attr == "append" and _list_of_objects(receiver, args):
                 # callbacks.append(early_stopping(50)), models.append(SVC()): the list keeps its items
                 self._rebind(func.value, Seq(receiver.items + tuple(args)), scope)
@@ -1259,6 +1265,12 @@ class CallsMixin:
                 self._entity_repeats(data.rows, entity, node, f"{method}() of {entity!r}")
             if method == "value_counts":
                 return replace(self.derive([data], node), distinct=True, column=None)
+        if method == "drop_duplicates" and not args and "subset" not in kwargs and all(r.side is None for r in data.rows):
+            copies = frozenset(i for i in data.learned if self.facts.learns[i].kind == "resample"
+                               and self.facts.learns[i].method == "duplicate")
+            # pd.concat([df, df.iloc[:30]]).drop_duplicates() before a split: the copies go again
+            # (from one side of a split, copies of its rows stay on the other)
+            data = replace(data, learned=data.learned - copies)
         if method in ("unique", "drop_duplicates") and (method == "unique" or args or "subset" in kwargs):
             return replace(self.derive([data] + args, node), distinct=True)
         sides = indexed_sides(data, as_data(args[0])) if method == "isin" and len(args) == 1 else ()
@@ -1622,6 +1634,14 @@ def _imported_by_name(node: ast.Call, scope) -> Optional[Ref]:
             and scope.lookup(func.value.id) == Ref("importlib")):
         return Ref(module)
     return None
+
+
+def _list_of_parts(receiver, args) -> bool:
+    """A list (empty, or holding one tuple) given a tuple of two or more parts of rows."""
+    new = args[0] if len(args) == 1 else None
+    return isinstance(receiver, Seq) and not receiver.keys and len(receiver.items) <= 1 \
+        and all(isinstance(i, Seq) for i in receiver.items) and isinstance(new, Seq) and not new.keys \
+        and len(new.items) >= 2 and all(isinstance(i, Data) and i.rows for i in new.items)
 
 
 def _list_of_objects(receiver, args) -> bool:

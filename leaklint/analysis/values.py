@@ -301,11 +301,16 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         if short.items == long.items[:len(short.items)] and any(isinstance(i, Estimator) for i in short.items):
             return long  # callbacks = [early_stopping(50)], appended to in one branch: its items, and maybe more
     for seq, other in ((a, b), (b, a)):
-        if isinstance(seq, Seq) and (other == UNKNOWN or isinstance(other, Data) and not other.rows
-                                     and not other.learned and not other.scores):
-            return seq  # best = None, then best = (train_idx, test_idx) in a loop: the pair, kept apart
+        if isinstance(seq, Seq) and (seq.items or seq.keys) and (
+                other == UNKNOWN or isinstance(other, Data) and not other.rows and not other.learned and not other.scores):
+            # best = None, then best = (train_idx, test_idx) in a loop: the pair, kept apart (an
+            # empty list given values it cannot name, cols.append(f"x_{w}"), is no longer empty)
+            return seq
         if isinstance(seq, Seq) and seq.keys and isinstance(other, Seq) and not other.items:
             return seq  # results = {}, then results[name] = ... in a loop: its entries, kept apart
+        if isinstance(seq, Seq) and seq.items and all(isinstance(i, Seq) and i.items for i in seq.items) \
+                and isinstance(other, Seq) and not other.items:
+            return seq  # splits = [], then splits.append(train_test_split(...)) in a loop: each tuple's parts apart
     if isinstance(a, (Data, Seq)) and isinstance(b, (Data, Seq)):
         return join(as_data(a), as_data(b))
     for model, other in ((a, b), (b, a)):  # a new model or the search's tuned one: either is the tuned model
