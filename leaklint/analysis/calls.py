@@ -211,8 +211,8 @@ def _across_other_dimensions(node: ast.Call) -> bool:
     """xarray's window over named dimensions none of which is time
     (``da.rolling({"latitude": 3, "longitude": 3}, center=True)``, ``rolling(lat=3)``): a
     neighbourhood in space, not the rows after each row."""
-    if node.args and isinstance(node.args[0], ast.Dict):
-        names = [const_str(k) for k in node.args[0].keys]
+    if node.args and isinstance(node.args[0], ast.Dict):  # a dimension held by a name: what the name says
+        names = [const_str(k) or (k.id if isinstance(k, ast.Name) else None) for k in node.args[0].keys]
     else:
         names = [k.arg for k in node.keywords if k.arg not in ROLLING_OPTIONS]
     return bool(names) and all(n is not None and "time" not in n.lower() and "date" not in n.lower() for n in names)
