@@ -19,8 +19,9 @@ from typing import Callable, Optional
 
 from .analysis.facts import Facts, LearnEvent, Span, SplitEvent, disjoint_rows, saw_held_out
 from .analysis.values import Side
-from .analysis.libraries import NATIVE_TRAIN, OLD_SPLITTER_MODULE, lib_key, short
+from .analysis.libraries import NATIVE_TRAIN, OLD_SPLITTER_MODULE, SHIFT_AND_SCALE_CLASSES, lib_key, short
 from .analysis.networks import as_mlp, softmax_classes
+from .analysis.specs import CallSpec, Opaque
 from .analysis.reach import POSITIONAL, watched_model
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Known limitations", "References")
@@ -177,6 +178,39 @@ def step_name(event: LearnEvent, catalog: Catalog) -> str:
         if step in catalog:
             return f"{short(step)} (in a {short(event.qualname)})"
     return short(event.qualname)
+
+
+# what a file may build beside the trees without reading the scale
+SCALE_FREE_STEPS = frozenset(("OneHotEncoder", "OrdinalEncoder", "LabelEncoder", "LabelBinarizer", *SHIFT_AND_SCALE_CLASSES))
+SCALE_FREE_MODULES = ("sklearn.model_selection.", "sklearn.pipeline.", "sklearn.compose.", "sklearn.metrics.")
+# models that split each column at thresholds between its values
+THRESHOLD_MODELS = re.compile(
+    r"\.(DecisionTree|RandomForest|ExtraTrees?|GradientBoosting|HistGradientBoosting|XGB|LGBM|CatBoost)"
+    r"(Classifier|Regressor|Ranker)?$")
+
+
+def only_trees_learn(learn_id: int, facts: Facts, rescaled: bool = False) -> bool:
+    """Only tree models learn from what ``learn_id`` (a per-column shift and scale) reached
+    (with ``rescaled``: reached only as a shift and scale of the columns, a z-score by hand),
+    and every other object the file builds leaves the scale alone (an encoder, a splitter, a
+    pipeline): a model tried in a loop beside the trees, a clustering or a sampler that
+    measures distances would see the scale."""
+    users = [t for t in facts.trainings if learn_id in t.features]
+    return bool(users) and all(_tree_model(t.model, facts) and (not rescaled or learn_id in t.rescaled)
+                               for t in users) and all(
+        THRESHOLD_MODELS.search(built) or built.startswith(SCALE_FREE_MODULES)
+        or built.rsplit(".", 1)[-1] in SCALE_FREE_STEPS for built in facts.built)
+
+
+def _tree_model(model, facts: Facts) -> bool:
+    """A tree model: its class resolved, or, built with settings the code unpacks
+    (``RandomForestClassifier(**params)``), a tree class the file builds under that name."""
+    if isinstance(model, CallSpec):
+        return bool(THRESHOLD_MODELS.search(model.qualname))
+    if isinstance(model, Opaque):
+        name = model.source.split("(", 1)[0].rsplit(".", 1)[-1]
+        return any(built.rsplit(".", 1)[-1] == name and THRESHOLD_MODELS.search(built) for built in facts.built)
+    return False
 
 
 def feeds_a_model(event: LearnEvent, facts: Facts) -> bool:

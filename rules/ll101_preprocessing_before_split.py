@@ -152,11 +152,9 @@ Scaling the labels is still reported.
 - Hastie, Tibshirani, Friedman, The Elements of Statistical Learning, 7.10.2.
 - scikit-learn, Common pitfalls: https://scikit-learn.org/stable/common_pitfalls.html
 """
-import re
 
 from leaklint.analysis.libraries import SHIFT_AND_SCALE_CLASSES
-from leaklint.analysis.specs import CallSpec, Opaque
-from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, split_clause, step_name
+from leaklint.ruleset import UNKNOWN_CLASS, learned_before_split, only_trees_learn, split_clause, step_name
 
 CODE = "LL101"
 NAME = "preprocessing-before-split"
@@ -166,13 +164,6 @@ DEFAULT = True
 SEVERITY = "warning"
 _PRE = "sklearn.preprocessing."
 HAND_DECOMPOSITIONS = ("numpy.linalg.svd", "scipy.linalg.svd")
-# what a file may build beside the trees without reading the scale
-SCALE_FREE_STEPS = frozenset(("OneHotEncoder", "OrdinalEncoder", "LabelEncoder", "LabelBinarizer", *SHIFT_AND_SCALE_CLASSES))
-SCALE_FREE_MODULES = ("sklearn.model_selection.", "sklearn.pipeline.", "sklearn.compose.", "sklearn.metrics.")
-# models that split each column at thresholds between its values
-THRESHOLD_MODELS = re.compile(
-    r"\.(DecisionTree|RandomForest|ExtraTrees?|GradientBoosting|HistGradientBoosting|XGB|LGBM|CatBoost)"
-    r"(Classifier|Regressor|Ranker)?$")
 CATALOG = (
     _PRE + "StandardScaler",
     _PRE + "Imputer",  # removed in scikit-learn 0.22, still in old code
@@ -258,27 +249,10 @@ def check(ctx):
 
 def _unseen_by_trees(event, facts) -> bool:
     """A per-column shift and scale whose output only tree models learn from: they split
-    each column between its values, so they learn and predict the same from it. Every
-    object the file builds must be a tree model or leave the scale alone (an encoder, a
-    splitter, a pipeline): a model tried in a loop beside the trees, a clustering or a
-    sampler that measures distances would see the scale."""
+    each column between its values, so they learn and predict the same from it."""
     if event.qualname.rsplit(".", 1)[-1] not in SHIFT_AND_SCALE_CLASSES or event.id in facts.label_learned:
         return False
-    users = [t for t in facts.trainings if event.id in t.features]
-    return bool(users) and all(_tree_model(t.model, facts) for t in users) and all(
-        THRESHOLD_MODELS.search(built) or built.startswith(SCALE_FREE_MODULES)
-        or built.rsplit(".", 1)[-1] in SCALE_FREE_STEPS for built in facts.built)
-
-
-def _tree_model(model, facts) -> bool:
-    """A tree model: its class resolved, or, built with settings the code unpacks
-    (``RandomForestClassifier(**params)``), a tree class the file builds under that name."""
-    if isinstance(model, CallSpec):
-        return bool(THRESHOLD_MODELS.search(model.qualname))
-    if isinstance(model, Opaque):
-        name = model.source.split("(", 1)[0].rsplit(".", 1)[-1]
-        return any(built.rsplit(".", 1)[-1] == name and THRESHOLD_MODELS.search(built) for built in facts.built)
-    return False
+    return only_trees_learn(event.id, facts)
 
 
 def _learns_nothing(event) -> bool:

@@ -86,7 +86,8 @@ when the values flow through assignments in the same file.
   quantities before making the folds" is the mistake this rule finds.
 """
 from leaklint.analysis.syntax import entity_column, identifier_column
-from leaklint.ruleset import learned_before_split, split_clause
+from leaklint.analysis.libraries import SHIFT_STATISTICS
+from leaklint.ruleset import learned_before_split, only_trees_learn, split_clause
 
 CODE = "LL105"
 NAME = "manual-stats-before-split"
@@ -102,6 +103,8 @@ def check(ctx):
         # a statistic of the label itself (a target encoding's prior) is LL103's business
         if event.column in ctx.facts.label_columns:
             return False
+        if event.kind == "stat" and event.qualname in SHIFT_STATISTICS and only_trees_learn(event.id, ctx.facts, rescaled=True):
+            return False  # (X - X.mean()) / X.std() read by trees only: they split each column the same
         return event.kind == "stat" or (event.kind == "group-stat" and event.fills and _per_category(event.keys))
 
     def explain(event, split):

@@ -1164,7 +1164,7 @@ class CallsMixin:
             i for i in data.learned
             if self.facts.learns[i].kind in ("fit", "call") and not self.facts.learns[i].steps
             and lib.lib_key(self.facts.learns[i].qualname) in lib.SHIFT_AND_SCALE
-        )
+        ) | (data.rescaled & data.learned)  # a z-score or a min-max by hand
 
     def _run_objective(self, objective, node) -> Data:
         """One trial of a tuning objective, run with an unknown trial: the rows its models

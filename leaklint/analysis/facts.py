@@ -176,6 +176,7 @@ class Training:
     unsure: bool = False  # the features were chosen by column names the analysis cannot read
     label: Optional[str] = None  # the column the model predicts, when its labels are one
     model: object = None  # the CallSpec of what predicts (None when the file does not show it)
+    rescaled: frozenset = frozenset()  # statistics by hand that reached the features only as a shift or scale
 
 
 @dataclass(frozen=True)

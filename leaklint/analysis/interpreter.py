@@ -959,6 +959,17 @@ class Interpreter(CallsMixin, RecordingMixin):
     def ex_Subscript(self, node, scope):
         base = self.ev(node.value, scope)
         key = self.ev(node.slice, scope)
+        result = self._subscript(node, base, key, scope)
+        if isinstance(base, Data) and isinstance(result, Data) and (base.rescaled or base.cleared) \
+                and not (result.rescaled or result.cleared) and result.learned <= base.learned \
+                and {r.root for r in result.rows} <= {r.root for r in base.rows}:
+            # X.iloc[:-1], X[tr]: some of the rows or columns, each value as it was
+            rescaled = base.rescaled & result.learned
+            cleared = tuple((c, ids & result.learned) for c, ids in base.cleared if ids & result.learned)
+            result = replace(result, rescaled=rescaled, cleared=cleared)
+        return result
+
+    def _subscript(self, node, base, key, scope):
         if isinstance(base, Seq):
             index = node.slice
             if base.keys and const_str(index) in base.keys:
@@ -1141,7 +1152,23 @@ class Interpreter(CallsMixin, RecordingMixin):
             narrowed = _narrowed_side(as_data(left), as_data(right))
             if narrowed is not None:
                 return replace(self.derive([left, right], node), rows=narrowed)
-        return self.derive([left, right], node)
+        result = self.derive([left, right], node)
+        rescaled = self._rescaled(node.op, as_data(left), as_data(right))
+        return replace(result, rescaled=rescaled) if rescaled else result
+
+    def _rescaled(self, op, left: Data, right: Data) -> frozenset:
+        """The statistics by hand that ``left op right`` only shifts or scales rows by
+        (``X - X.mean()``, ``X / X.std()``, ``(X - lo) / (hi - lo)``), with what the rows'
+        side had only shifted and scaled already; empty for anything else."""
+        if not isinstance(op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+            return frozenset()
+        pairs = ((left, right),) if isinstance(op, ast.Div) else ((left, right), (right, left))
+        for rows, stat in pairs:
+            stats = frozenset(i for i in stat.learned if self.facts.learns[i].kind == "stat"
+                              and self.facts.learns[i].qualname in lib.SHIFT_STATISTICS)
+            if rows.rows and not stat.rows and not stat.scores and stats:
+                return (rows.rescaled & rows.learned) | stats
+        return frozenset()
 
     def _scaling_noise(self, data: Data, drawn: frozenset) -> Data:
         """``data`` without the statistics of rows other than the random ``drawn`` ones."""

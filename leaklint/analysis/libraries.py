@@ -121,6 +121,9 @@ SHIFT_AND_SCALE = keys(*(f"sklearn.preprocessing.{n}" for n in SHIFT_AND_SCALE_C
     function for function, form in FUNCTION_FORMS.items() if form in SHIFT_AND_SCALE_CLASSES)))
 # Each column standardized by its own location and scale, learned by the fit: a shift and a
 # scaling of the column learned earlier come out the same. The options that would keep them.
+# Statistics by hand a column is shifted or scaled by (``(x - x.mean()) / x.std()``, a min-max)
+SHIFT_STATISTICS = frozenset(("mean", "std", "min", "max", "median", "var", "quantile", "percentile", "ptp",
+                              "amin", "amax", "nanmean", "nanstd", "nanmin", "nanmax", "nanmedian"))
 STANDARDIZERS = {
     lib_key("sklearn.preprocessing.StandardScaler"): ("with_mean", "with_std"),
     lib_key("sklearn.preprocessing.MinMaxScaler"): (),

@@ -305,7 +305,7 @@ class RecordingMixin:
         model = est.predictor if isinstance(est, Estimator) else None
         self.facts.stacked |= x.scores  # predictions that are features of this model (stacking)
         self.facts.trainings.append(Training(span_of(node), x.learned, order_mark(x), x.rows, x.unsure,
-                                             as_data(y_val).column, model))
+                                             as_data(y_val).column, model, x.rescaled & x.learned))
 
     def _keeps_best(self, est: Estimator, kwargs, node) -> Optional[str]:
         """How a fit watching rows keeps what scored best on them: early stopping, a best
@@ -479,6 +479,8 @@ class RecordingMixin:
                         by_column=part.by_column,
                         dated=part.dated,
                         split_labels=split.labelled and position == 1,
+                        cleared=part.cleared,
+                        rescaled=part.rescaled,
                     )
                 )
         return Seq(tuple(outs))

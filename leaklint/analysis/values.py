@@ -97,6 +97,10 @@ class Data(Value):
     # a value that holds none of them (``df["y"] = y_saved`` after ``df = pd.DataFrame(
     # scaler.fit_transform(df), ...)``): selecting only such columns leaves the ids behind
     cleared: tuple = ()
+    # Statistics by hand that reached these values only as a shift or a scale of their own
+    # columns (``(X - X.mean()) / X.std()``): a tree splits the same, a standardizer refitted
+    # later undoes them. Kept through selections; anything else derived forgets them.
+    rescaled: frozenset = frozenset()
     # ``(value,)``: the literal syntax this name was bound to (``n = 200``), read by the
     # runtime checker's specs; anything derived from it is no longer that literal
     literal: Optional[tuple] = field(default=None, hash=False)
@@ -281,6 +285,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
             tuned=a.tuned | b.tuned,
             residuals=a.residuals | b.residuals,
             cleared=_joined_cleared(a, b),
+            rescaled=(a.rescaled | b.rescaled) - (a.learned - a.rescaled) - (b.learned - b.rescaled),
         )
     if isinstance(a, Estimator) and isinstance(b, Estimator) and a.qualname == b.qualname:
         return replace(a, fits=a.fits | b.fits)
@@ -519,4 +524,5 @@ def set_column(frame: Data, column: Optional[str], value: "Data", possible: Opti
         tuning=frame.tuning | value.tuning,
         complete=frame.complete and value.complete,  # (a column with gaps put in puts gaps back)
         cleared=cleared,
+        rescaled=(frame.rescaled | value.rescaled) - (frame.learned - frame.rescaled) - (value.learned - value.rescaled),
     )
