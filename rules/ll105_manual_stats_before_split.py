@@ -13,6 +13,10 @@ A helper of the file that fills or scales the frame it is handed in place
 finding is at the call. A statistic of a training part that is then cross-validated
 (the part's gaps filled with its own medians, then folded) is reported when no model is
 scored on the held-out part, as LL101 does: then the cross-validated score is the result.
+As for LL101's scalers, a statistic that only shifts or scales columns (`(X - X.mean()) /
+X.std()`, a min-max by hand) is not reported when only tree models learn from them (they
+split each column the same), nor when a standardizer fitted on the training part
+standardises them again (standardising a shifted and scaled column gives the same column).
 
 Severity: warning. As with LL101's steps, these statistics learn no labels; a mean,
 a spread or a fill value of all rows rarely moves a score (`leaklint audit` measures no

@@ -381,6 +381,10 @@ class CallsMixin:
                 if models:
                     receiver = Estimator(text_of(func.value), None, fits=models)
             if isinstance(receiver, Instance):
+                if self._find_method(receiver.cls, func.attr, depth=0) is None:
+                    # self._evaluate_dump(k, y_test, pred) inherited from a base class the
+                    # analysis cannot read: given predictions and their labels, it may score them
+                    self._note_handed(args, kwargs, node, engineered=True)
                 with self._site(node, args, kwargs, foreign=hasattr(receiver.cls.node, PATH_ATTRIBUTE)):
                     return self._call_method(receiver, func.attr, args, kwargs)
             if isinstance(receiver, Data) and receiver.made_by is not None:
@@ -394,6 +398,8 @@ class CallsMixin:
                 result = replace(result, rows=as_data(args[0]).rows)
             if isinstance(receiver, Estimator) and (func.attr in lib.FIT_METHODS or func.attr == "optimize"):
                 self._rebind(func.value, self._last_fitted, scope)
+            elif isinstance(receiver, Estimator) and func.attr == "set_params" and result is not receiver:
+                self._rebind(func.value, result, scope)
             elif isinstance(receiver, Data) and inplace_call(func.attr, node):
                 if isinstance(func.value, ast.Subscript):
                     self._assign_into(func.value.value, result, scope, func.value)
@@ -1141,7 +1147,9 @@ class CallsMixin:
             self._check_applied(learned, data.rows)
             return Data(rows=data.rows, learned=learned, time=data.time, scores=scores)
         if method in ("set_params", "set_output"):
-            return est
+            # est.set_params(**search.best_params_): it now has the search's chosen settings
+            chosen = frozenset().union(*(as_data(v).tuned for v in args + list(kwargs.values())))
+            return replace(est, tuned=est.tuned | chosen) if chosen else est
         if method == "load_weights":
             self._reload_checkpoints(node, est.fits)
             return est

@@ -365,7 +365,7 @@ def as_data(value: Optional[Value]) -> Data:
     if isinstance(value, Data):
         return value
     if isinstance(value, Estimator):
-        return Data(learned=value.fits)
+        return Data(learned=value.fits, tuned=value.tuned)  # (clone(tuned): its settings stay chosen)
     if isinstance(value, Seq):
         out = UNKNOWN
         for item in value.items:
