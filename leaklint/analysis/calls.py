@@ -207,6 +207,11 @@ def _reads_ahead(method, node) -> Optional[str]:
     return None
 
 
+# pandas' and xarray's rolling options: any other keyword names a dimension and its window
+ROLLING_OPTIONS = frozenset(("window", "min_periods", "center", "win_type", "on", "axis", "closed", "step",
+                             "method", "dim"))
+
+
 def _across_other_dimensions(node: ast.Call) -> bool:
     """xarray's window over named dimensions none of which is time
     (``da.rolling({"latitude": 3, "longitude": 3}, center=True)``, ``rolling(lat=3)``): a
@@ -217,10 +222,6 @@ def _across_other_dimensions(node: ast.Call) -> bool:
         names = [k.arg for k in node.keywords if k.arg not in ROLLING_OPTIONS]
     return bool(names) and all(n is not None and "time" not in n.lower() and "date" not in n.lower() for n in names)
 
-
-# pandas' and xarray's rolling options: any other keyword names a dimension and its window
-ROLLING_OPTIONS = frozenset(("window", "min_periods", "center", "win_type", "on", "axis", "closed", "step",
-                             "method", "dim"))
 
 
 def _lead(method, node) -> int:

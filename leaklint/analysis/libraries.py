@@ -119,11 +119,11 @@ FUNCTION_ONLY_KEYWORDS = frozenset(("X", "axis", "copy"))
 SHIFT_AND_SCALE_CLASSES = ("StandardScaler", "MinMaxScaler", "MaxAbsScaler", "RobustScaler")
 SHIFT_AND_SCALE = keys(*(f"sklearn.preprocessing.{n}" for n in SHIFT_AND_SCALE_CLASSES + tuple(
     function for function, form in FUNCTION_FORMS.items() if form in SHIFT_AND_SCALE_CLASSES)))
-# Each column standardized by its own location and scale, learned by the fit: a shift and a
-# scaling of the column learned earlier come out the same. The options that would keep them.
 # Statistics by hand a column is shifted or scaled by (``(x - x.mean()) / x.std()``, a min-max)
 SHIFT_STATISTICS = frozenset(("mean", "std", "min", "max", "median", "var", "quantile", "percentile", "ptp",
                               "amin", "amax", "nanmean", "nanstd", "nanmin", "nanmax", "nanmedian"))
+# Each column standardized by its own location and scale, learned by the fit: a shift and a
+# scaling of the column learned earlier come out the same. The options that would keep them.
 STANDARDIZERS = {
     lib_key("sklearn.preprocessing.StandardScaler"): ("with_mean", "with_std"),
     lib_key("sklearn.preprocessing.MinMaxScaler"): (),

@@ -203,11 +203,11 @@ def _same_conditions(tree: ast.AST, masks: dict, sides: dict) -> None:
     folds = {}  # the same fold column of another table (out-of-fold predictions beside the features)
     for key, found in known.items():
         if _fold_column(key[1]):
-            folds.setdefault((_fold_column(key[1]),) + key[2:], set()).update(found)
+            folds.setdefault(_fold_key(key), set()).update(found)
     for node in subscripts:
         if id(node) not in sides:
             key = _condition_key(node, masks, columns)
-            fold = (_fold_column(key[1]),) + key[2:] if key is not None and _fold_column(key[1]) else None
+            fold = _fold_key(key) if key is not None and _fold_column(key[1]) else None
             if key is not None and len(known.get(key, ())) == 1:
                 sides[id(node)] = next(iter(known[key]))
             elif fold is not None and len(folds.get(fold, ())) == 1:
@@ -221,6 +221,11 @@ def _fold_column(left: str):
     """The column of fold numbers ``df["fold"]`` / ``df.kfold`` selects (as text), or None."""
     found = _FOLD_COLUMN.search(left)
     return found and (found.group(1) or found.group(3))
+
+
+def _fold_key(key: tuple) -> tuple:
+    """A condition's key without its table: (fold column, operator, compared value)."""
+    return (_fold_column(key[1]),) + key[2:]
 
 
 def items_loop(loop):
