@@ -94,3 +94,24 @@ def test_a_fit_written_after_the_split_on_the_rows_it_divided_is_said_to_come_af
     (_, after), = messages(FIT_AROUND_A_SPLIT.format(before="", after=fit), "LL101")
     assert "(all rows) before the rows are split by train_test_split at line 9" in before
     assert "(all rows) after the rows were split by train_test_split at line 9" in after
+
+
+TABNET = '''\
+import numpy as np
+from pytorch_tabnet.tab_model import TabNetClassifier
+from sklearn.metrics import accuracy_score
+from sklearn.model_selection import train_test_split
+
+X, y = np.load("X.npy"), np.load("y.npy")
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=0)
+clf = TabNetClassifier()
+clf.fit(X_train, y_train, eval_set=[(X_test, y_test)], max_epochs=100, PATIENCE)
+print(accuracy_score(y_test, clf.predict(X_test)))
+'''
+
+
+def test_tabnet_early_stopping_names_the_patience_the_code_sets():
+    [(_, written)] = messages(TABNET.replace("PATIENCE", "patience=20"), "LL305")
+    [(_, default)] = messages(TABNET.replace(", PATIENCE", ""), "LL305")
+    assert "TabNet's patience, 20 epochs," in written and "by default" not in written
+    assert "TabNet's patience, 10 epochs by default," in default

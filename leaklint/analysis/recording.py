@@ -327,8 +327,11 @@ class RecordingMixin:
             any(keyword_node(built, k) is not None for k in ("od_type", "od_wait")) or "od_type" in settings or "od_wait" in settings
         ):
             return "early stopping (CatBoost's overfitting detector)"
-        if lib.lib_key(est.qualname)[0] == "pytorch_tabnet" and truthy_const(keyword_node(node, "patience")) is not False:
-            return "early stopping (TabNet's patience, 10 epochs by default, then its best weights)"
+        patience = keyword_node(node, "patience")
+        if lib.lib_key(est.qualname)[0] == "pytorch_tabnet" and truthy_const(patience) is not False:
+            epochs = ("10 epochs by default" if patience is None else f"{patience.value} epochs"
+                      if isinstance(patience, ast.Constant) else ast.unparse(patience))
+            return f"early stopping (TabNet's patience, {epochs}, then its best weights)"
         callbacks = kwargs.get("callbacks")
         kept = []  # (a best checkpoint saved to a file counts only when no callback keeps the best in memory)
         for callback in callbacks.items if isinstance(callbacks, Seq) else (callbacks,):
