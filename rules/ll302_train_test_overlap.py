@@ -182,7 +182,7 @@ def _resubstitution(ctx, reported) -> list:
     }
     cross_validated = {r.root for split in facts.splits.values() if split.kind == "cv" for r in split.rows}
     held_out = {ev.id for ev in facts.evaluations if ev.scored and (
-        any(r.side is not None and r.side.held_out for r in ev.rows) or ev.fits & held_out_scored and ev.rows and all(
+        any(r.side is not None and r.side.held_out for r in ev.rows) or ev.fits and ev.rows and all(
             facts.learns[f].rows and disjoint_rows(facts.learns[f].rows, ev.rows) for f in ev.fits))}  # (or other data)
     tested_kinds = {facts.learns[fit_id].qualname for fit_id in held_out_scored}
     chosen_by = {ev_id for choice in facts.choices for ev_id in choice.evaluations}

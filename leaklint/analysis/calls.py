@@ -223,7 +223,6 @@ def _across_other_dimensions(node: ast.Call) -> bool:
     return bool(names) and all(n is not None and "time" not in n.lower() and "date" not in n.lower() for n in names)
 
 
-
 def _lead(method, node) -> int:
     """How many rows ahead a literal shift reads: ``shift(-2)`` 2, ``shift(3)`` -3 (a lag);
     a centred window of w rows reads w // 2 ahead; 0 when unknown."""
@@ -382,12 +381,8 @@ class CallsMixin:
                 if models:
                     receiver = Estimator(text_of(func.value), None, fits=models)
             if isinstance(receiver, Instance):
-                if self._find_method(receiver.cls, func.attr, depth=0) is None:
-                    # self._evaluate_dump(k, y_test, pred) inherited from a base class the
-                    # analysis cannot read: given predictions and their labels, it may score them
-                    self._note_handed(args, kwargs, node, engineered=True)
                 with self._site(node, args, kwargs, foreign=hasattr(receiver.cls.node, PATH_ATTRIBUTE)):
-                    return self._call_method(receiver, func.attr, args, kwargs)
+                    return self._call_method(receiver, func.attr, args, kwargs, node)
             if isinstance(receiver, Data) and receiver.made_by is not None:
                 # KaggleMetrics().calculate_all_metrics(y_test, pred): an object of a class the
                 # analysis cannot read, given predictions and their labels, may score them
@@ -560,8 +555,12 @@ class CallsMixin:
         return args, kwargs
 
     # -------------------------------------------------------- local functions
-    def _call_method(self, instance: Instance, name: str, args, kwargs) -> Value:
+    def _call_method(self, instance: Instance, name: str, args, kwargs, node=None) -> Value:
         method = self._find_method(instance.cls, name, depth=0)
+        if method is None and node is not None:
+            # self._evaluate_dump(k, y_test, pred) inherited from a base class the analysis
+            # cannot read: given predictions and their labels, it may score them
+            self._note_handed(args, kwargs, node, engineered=True)
         if method is None and name in ("fit_transform", "fit_predict") and args:
             # TransformerMixin / ClusterMixin: fit, then transform or predict the same rows
             self._call_method(instance, "fit", args, kwargs)
@@ -1211,18 +1210,13 @@ class CallsMixin:
                 if self.facts.learns[learn_id].kind == "group-stat":
                     self.facts.learns[learn_id].fills = True
         result = self._data_method_inner(data, method, args, kwargs, node, scope)
-        if (
-            isinstance(result, Data) and data.by_column and not result.by_column and result.rows == data.rows
-            and result.learned == data.learned and not any(as_data(v).learned for v in args)
-        ):
-            # df.shift(1) / df.dropna(): what lived in one column still lives only there
-            result = replace(result, by_column=data.by_column)
-        if (
-            isinstance(result, Data) and data.cleared and not result.cleared and result.rows == data.rows
-            and result.learned <= data.learned and not any(as_data(v).learned for v in args)
-        ):
-            # df.drop(columns=[...]) / df.dropna(): a column free of an id stays free of it
-            result = replace(result, cleared=data.cleared)
+        if isinstance(result, Data) and result.rows == data.rows and not any(as_data(v).learned for v in args):
+            if data.by_column and not result.by_column and result.learned == data.learned:
+                # df.shift(1) / df.dropna(): what lived in one column still lives only there
+                result = replace(result, by_column=data.by_column)
+            if data.cleared and not result.cleared and result.learned <= data.learned:
+                # df.drop(columns=[...]) / df.dropna(): a column free of an id stays free of it
+                result = replace(result, cleared=data.cleared)
         reason = _reads_ahead(method, node) if data.rows and data.grouped is None else None
         if reason is not None and isinstance(result, Data):
             ahead = self._look_ahead(data, reason, node, lead=_lead(method, node))
